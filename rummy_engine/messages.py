@@ -1,0 +1,99 @@
+"""English sentences for every engine refusal, keyed by the error's ``code``.
+
+The bot's translation function uses these as its English catalogue entries (and adds French), so
+each sentence is written once: what was wrong, and what would be right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+ENGLISH: dict[str, str] = {
+    # notation
+    "notation.bad_card": (
+        "'{token}' is not a card. Write the rank (A, 2–10 or T, J, Q, K) then the suit "
+        "(s h d c or ♠ ♥ ♦ ♣), like 7h, 10s, Qd, A♠; JK is a joker."
+    ),
+    "notation.no_cards": "No cards were given. Name them like 7h 8h 9h; separate melds with |.",
+    "hand.missing_card": "You do not hold {card}.",
+    "options.unknown": "There is no table option '{key}'. Options: {known}.",
+    "options.bad_value": "'{value}' is not a valid value for {key}. Use one of: {allowed}.",
+    "rules.bad_player_count": "{variant} is played by {allowed} players, not {players}.",
+    # melds
+    "meld.too_short": "A meld needs at least 3 cards; this one has {count}.",
+    "meld.too_few_naturals": (
+        "A meld needs at least 2 cards that are not jokers; this one has {naturals}."
+    ),
+    "meld.too_many_jokers": "A meld may hold at most {limit} joker(s) at this table; this one has {jokers}.",
+    "meld.jokers_not_fewer": (
+        "A meld must have more natural cards than jokers; this one has {naturals} and {jokers}."
+    ),
+    "meld.set_too_big": "A set has 3 or 4 cards; this one has {count}.",
+    "meld.set_repeated_suit": "A set needs different suits, and {card} is there twice.",
+    "meld.set_wrong_rank": "{card} does not belong in a set of {rank}s.",
+    "meld.set_full": "That set already has four cards, one of each suit.",
+    "meld.run_mixed_suits": "A run stays in one suit: {card} is not {suit}.",
+    "meld.run_repeated_rank": "A run cannot hold the same rank twice ({card}).",
+    "meld.run_too_long": "A run has at most 13 cards; this one has {count}.",
+    "meld.run_not_consecutive": "{cards} is not a run: the ranks must follow each other.",
+    "meld.run_no_wrap": "{cards} is not a run: the Ace is low (A-2-3) or high (Q-K-A), never both.",
+    "meld.run_ace_low_only": "{cards} is not a run: the Ace is only low here (A-2-3), never after the King.",
+    "meld.run_cannot_extend": "{cards} cannot extend that run: cards must continue it at either end.",
+    "meld.nothing_added": "Name at least one card to add.",
+    "swap.no_joker_for_card": "{card} does not free a joker there: give exactly the card the joker stands for.",
+    # openings and going out at once
+    "opening.below_threshold": "An opening in {variant} needs {needed} points; these melds make {value}.",
+    "opening.below_bar": (
+        "An opening in {variant} needs {needed} points here: the other side opened with {bar_from}, "
+        "so you need one more. These melds make {value}."
+    ),
+    "opening.needs_natural_run": "{variant} openings need a natural run (no joker); yours has none.",
+    "opening.needs_natural_set": "{variant} openings need a natural set (no joker); yours has none.",
+    "opening.run_uses_taken": (
+        "You took {card} from the discard pile: in {variant} the required natural run must be built "
+        "without it."
+    ),
+    "opening.r71_no_jokers": "At this table, a Rummy 71 opening may not contain a joker.",
+    "opening.freed_needs_natural_run": (
+        "Your partner has opened, so your first lay-down in {variant} only needs a natural run "
+        "(no joker); yours has none."
+    ),
+    "opening.freed_needs_run_first": (
+        "In {variant} your first lay-down must include a natural run of your own before you add "
+        "to the table."
+    ),
+    "opening.no_layoffs_before_opening": (
+        "You have not opened yet: your first lay-down must be new melds from your hand, not "
+        "additions to the table."
+    ),
+    "opening.no_melds": "Lay at least one meld.",
+    "simple.no_layoffs": "In Simple nothing is added to the table: lay your own melds to go out.",
+    "simple.needs_run": "Going out in Simple needs at least one run among your melds.",
+    "simple.needs_set": "Going out in Simple needs at least one set among your melds.",
+    "swap.undetermined_set": (
+        "That set's joker cannot be taken: only the joker of a four-card set can be swapped."
+    ),
+}
+
+
+VARIANT_NAMES: dict[str, str] = {
+    "simple": "Simple",
+    "r51": "Rummy 51",
+    "r71": "Rummy 71",
+    "basic": "Basic rummy",
+}
+
+
+def render(code: str, params: Mapping[str, Any], catalogue: Mapping[str, str] = ENGLISH) -> str:
+    """The sentence for ``code``; an unknown code still yields a readable line.
+
+    A ``variant`` parameter holds the variant id (``r51``) and is shown by its name.
+    """
+    template = catalogue.get(code) or ENGLISH.get(code)
+    if template is None:
+        return f"{code} {dict(params)}" if params else code
+    shown = dict(params)
+    if "variant" in shown:
+        shown["variant"] = VARIANT_NAMES.get(str(shown["variant"]), shown["variant"])
+    return template.format(**shown)
