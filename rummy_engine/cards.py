@@ -16,7 +16,15 @@ from rummy_engine.errors import CardNotAvailable, NotationError
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K", **{n: str(n) for n in range(2, 11)}}
-_RANK_PARSE = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1, **{str(n): n for n in range(2, 11)}}
+_RANK_PARSE = {
+    "A": 1,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "T": 10,
+    "1": 1,
+    **{str(n): n for n in range(2, 11)},
+}
 
 
 class Suit(enum.Enum):
@@ -38,6 +46,11 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         return _SUIT_ORDER.index(self)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.index < other.index
 
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)

@@ -172,7 +172,10 @@ def _run_in_given_order(cards: Sequence[Card], suit: Suit, mode: AceMode) -> Mel
         positions = [start - first + i for i in range(len(cards))]
         if not _span_ok(positions[0], positions[-1], mode):
             continue
-        if all(c.is_joker or _rank_of_position(p) == c.rank for c, p in zip(cards, positions, strict=True)):
+        if all(
+            c.is_joker or _rank_of_position(p) == c.rank
+            for c, p in zip(cards, positions, strict=True)
+        ):
             return _run_meld(list(zip(cards, positions, strict=True)), suit)
     return None
 
@@ -292,7 +295,9 @@ def extend_meld(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
 def _extend_set(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
     wrong = next((c for c in added if not c.is_joker and c.rank != meld.rank), None)
     if wrong is not None:
-        raise InvalidMeld("meld.set_wrong_rank", card=wrong.pretty, rank=Face(meld.rank, Suit.SPADES).text[:-1])
+        raise InvalidMeld(
+            "meld.set_wrong_rank", card=wrong.pretty, rank=Face(meld.rank, Suit.SPADES).text[:-1]
+        )
     if len(meld.cards) + len(added) > 4:
         raise InvalidMeld("meld.set_full")
     return _build_set(meld.cards + tuple(added), rules)
@@ -331,7 +336,7 @@ def swap_joker(meld: Meld, card: Card) -> tuple[Meld, Card]:
     if index is None:
         raise InvalidMeld("swap.no_joker_for_card", card=card.pretty)
     joker = meld.cards[index]
-    cards = meld.cards[:index] + (card,) + meld.cards[index + 1 :]
+    cards = (*meld.cards[:index], card, *meld.cards[index + 1 :])
     return Meld(meld.kind, cards, meld.stands_for, meld.positions), joker
 
 

@@ -71,6 +71,35 @@ ENGLISH: dict[str, str] = {
     "simple.no_layoffs": "In Simple nothing is added to the table: lay your own melds to go out.",
     "simple.needs_run": "Going out in Simple needs at least one run among your melds.",
     "simple.needs_set": "Going out in Simple needs at least one set among your melds.",
+    # turns
+    "turn.no_such_seat": "There is no seat {seat} at this table.",
+    "turn.round_over": "The round is over; start the next round first.",
+    "turn.game_over": "The game is over.",
+    "turn.not_yours": "It is not your turn: seat {current} is playing.",
+    "turn.draw_first": "You must draw first: take the top of the stock or the top discard.",
+    "turn.already_drawn": "You have already drawn this turn: lay down or discard.",
+    "round.not_over": "The round is still being played.",
+    "draw.discard_empty": "The discard pile is empty: draw from the stock.",
+    "draw.take_with_one_card": "At this table you may not take the discard while holding a single card.",
+    "take.nothing_to_undo": "There is no taken discard to put back.",
+    "take.opening_must_use": "You took {card} from the discard pile: your opening must use it.",
+    "take.must_lay_taken": (
+        "You took {card} from the discard pile: lay it on the table this turn before you discard, "
+        "or put it back and draw from the stock instead."
+    ),
+    "discard.just_taken": "You cannot discard {card}: you took it from the discard pile this turn.",
+    "discard.joker": "At this table a joker may not be discarded.",
+    "discard.joker_final": "At this table you may not go out by discarding a joker.",
+    # laying down
+    "lay.nothing": "Name the melds to lay or the cards to add.",
+    "lay.keep_one": "Keep one card to discard: in {variant} you win by discarding your last card.",
+    "lay.no_such_meld": "There is no meld {meld} on the table (melds are numbered 1 to {count}).",
+    "simple.all_at_once": (
+        "In Simple you lay everything at once to go out: all your cards but one in melds, with at "
+        "least one run and one set, keeping one card to discard."
+    ),
+    "swap.not_in_variant": "Jokers cannot be swapped in {variant}.",
+    "swap.not_opened": "Only a player who has opened may swap a joker.",
     "swap.undetermined_set": (
         "That set's joker cannot be taken: only the joker of a four-card set can be swapped."
     ),

@@ -44,7 +44,9 @@ def _require_run(melds: Sequence[Meld], ctx: LayContext, code: str) -> None:
     if _natural_runs(melds, ctx.taken):
         return
     if ctx.taken is not None and _natural_runs(melds, None):
-        raise OpeningRefused("opening.run_uses_taken", card=ctx.taken.pretty, variant=ctx.rules.variant.value)
+        raise OpeningRefused(
+            "opening.run_uses_taken", card=ctx.taken.pretty, variant=ctx.rules.variant.value
+        )
     raise OpeningRefused(code, variant=ctx.rules.variant.value)
 
 
@@ -73,14 +75,26 @@ def check_first_laydown(melds: Sequence[Meld], has_layoffs: bool, ctx: LayContex
     if rules.variant is Variant.R71:
         _require_run(melds, ctx, "opening.needs_natural_run")
         _require_set(melds, ctx)
-        if rules.options.r71_joker_in_opening is R71JokerInOpening.FORBIDDEN and any(m.jokers for m in melds):
+        if rules.options.r71_joker_in_opening is R71JokerInOpening.FORBIDDEN and any(
+            m.jokers for m in melds
+        ):
             raise OpeningRefused("opening.r71_no_jokers")
     elif rules.options.r51_require_natural_run:
         _require_run(melds, ctx, "opening.needs_natural_run")
     value = opening_value(melds, rules)
     if value < ctx.threshold:
-        code = "opening.below_bar" if ctx.bar_from is not None and ctx.threshold > rules.opening_threshold else "opening.below_threshold"
-        raise OpeningRefused(code, variant=rules.variant.value, needed=ctx.threshold, value=value, bar_from=ctx.bar_from)
+        code = (
+            "opening.below_bar"
+            if ctx.bar_from is not None and ctx.threshold > rules.opening_threshold
+            else "opening.below_threshold"
+        )
+        raise OpeningRefused(
+            code,
+            variant=rules.variant.value,
+            needed=ctx.threshold,
+            value=value,
+            bar_from=ctx.bar_from,
+        )
     return value
 
 

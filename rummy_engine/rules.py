@@ -105,7 +105,9 @@ def _coerce_option(key: str, value: Any, default: Any) -> Any:
             return type(default)(str(value))
         except ValueError:
             allowed = ", ".join(m.value for m in type(default))
-            raise RuleViolation("options.bad_value", key=key, value=value, allowed=allowed) from None
+            raise RuleViolation(
+                "options.bad_value", key=key, value=value, allowed=allowed
+            ) from None
     if isinstance(default, bool):
         if isinstance(value, bool):
             return value
@@ -114,13 +116,15 @@ def _coerce_option(key: str, value: Any, default: Any) -> Any:
         if str(value).lower() in ("off", "false", "0", "no"):
             return False
         raise RuleViolation("options.bad_value", key=key, value=value, allowed="on, off")
-    if value is None or str(value).lower() in ("none", "unlimited"):
-        if key in ("basic_max_restocks", "atlas_max_reshuffles"):
-            return None
+    unlimited = value is None or str(value).lower() in ("none", "unlimited")
+    if unlimited and key in ("basic_max_restocks", "atlas_max_reshuffles"):
+        return None
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise RuleViolation("options.bad_value", key=key, value=value, allowed="a whole number") from None
+        raise RuleViolation(
+            "options.bad_value", key=key, value=value, allowed="a whole number"
+        ) from None
     if number < (1 if key == "basic_rounds" else 0):
         raise RuleViolation("options.bad_value", key=key, value=value, allowed="a positive number")
     return number
@@ -225,8 +229,14 @@ class Rules:
         return replace(self, options=replace(self.options, **changes))
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant.value, "players": self.players, "options": self.options.to_json()}
+        return {
+            "variant": self.variant.value,
+            "players": self.players,
+            "options": self.options.to_json(),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
-        return cls(Variant(data["variant"]), int(data["players"]), Options.from_json(data["options"]))
+        return cls(
+            Variant(data["variant"]), int(data["players"]), Options.from_json(data["options"])
+        )
