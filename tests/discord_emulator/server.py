@@ -1,0 +1,1343 @@
+"""A small Discord REST API + gateway emulator on 127.0.0.1 for end-to-end tests.
+
+Why: SimCord replaces discord.py's HTTP/gateway seams in-process; this emulator
+does not. A real ``discord.Client`` logs in over real HTTP (aiohttp client ->
+aiohttp server) and a real WebSocket (HELLO/IDENTIFY/READY/heartbeats, optional
+zlib-stream), so transport-level wiring (multipart uploads, webhook follow-ups,
+``with_response`` callbacks, error JSON -> ``discord.Forbidden``) is exercised
+exactly as in production.
+
+Scope: what a slash-command + component bot needs. Anything else answers a
+clear 404 JSON, is logged, and (with ``strict=True``) fails the test at
+teardown, so a missing route is never silent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import traceback
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import WSMsgType, web
+
+from .models import (
+    ALL_PERMISSIONS,
+    DM,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    GUILD_TEXT,
+    EmuChannel,
+    EmuGuild,
+    EmuUser,
+    InteractionRecord,
+    SnowflakeFactory,
+    StoredAttachment,
+    StoredMessage,
+    now_iso,
+    walk_components,
+)
+
+log = logging.getLogger("tests.discord_emulator")
+
+API_PREFIX = "/api/v10"
+HEARTBEAT_INTERVAL_MS = 41_250
+
+# Gateway opcodes.
+OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY = 0, 1, 2
+OP_RESUME, OP_REQUEST_MEMBERS, OP_HELLO, OP_HEARTBEAT_ACK = 6, 8, 10, 11
+
+# Interaction + callback types.
+INTERACTION_APP_COMMAND, INTERACTION_COMPONENT, INTERACTION_AUTOCOMPLETE = 2, 3, 4
+CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE = 4, 5, 6, 7
+CB_AUTOCOMPLETE, CB_MODAL = 8, 9
+SUBCOMMAND, SUBCOMMAND_GROUP, USER_OPTION = 1, 2, 6
+
+
+class EmulatorHTTPError(Exception):
+    """Raised inside handlers; rendered as Discord-style error JSON."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass
+class UploadedFile:
+    """A ``files[n]`` multipart part."""
+
+    index: int
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass
+class RequestRecord:
+    """One REST call the bot made (for assertions and debugging)."""
+
+    method: str
+    path: str
+    status: int
+    json: Any = None
+
+
+def _json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py parses JSON only when Content-Type is *exactly* application/json
+    # (no charset suffix), so set the header by hand.
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+class _GatewayConnection:
+    """One WebSocket session, with optional zlib-stream/zstd-stream transport compression."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
+        self.ws = ws
+        self.compress = compress
+        self.seq = 0
+        self.identified = False
+        self.session_id = secrets.token_hex(16)
+        self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
+        self._zstd: Any = None
+        if compress == "zstd-stream":
+            self._zstd = _make_zstd_stream()
+        self._lock = asyncio.Lock()
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        async with self._lock:
+            seq: int | None = None
+            if op == OP_DISPATCH:
+                self.seq += 1
+                seq = self.seq
+            raw = json.dumps({"op": op, "d": d, "s": seq, "t": t}).encode()
+            if self.ws.closed:
+                return
+            if self._zlib is not None:
+                await self.ws.send_bytes(
+                    self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                )
+            elif self._zstd is not None:
+                await self.ws.send_bytes(self._zstd(raw))
+            else:
+                await self.ws.send_str(raw.decode())
+
+
+def _make_zstd_stream() -> Callable[[bytes], bytes]:
+    """Streaming zstd compressor matching discord.py's decompressor (one flushed block per message).
+
+    Only used when discord.py itself found a zstd module (``zstandard`` or 3.14's
+    ``compression.zstd``) and therefore asked for ``compress=zstd-stream``.
+    """
+    try:
+        import zstandard  # type: ignore[import-not-found]
+    except ImportError:
+        from compression import zstd  # type: ignore[import-not-found]
+
+        std = zstd.ZstdCompressor()
+        return lambda raw: std.compress(raw, mode=zstd.ZstdCompressor.FLUSH_BLOCK)
+    obj = zstandard.ZstdCompressor().compressobj()
+    return lambda raw: obj.compress(raw) + obj.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+
+
+class _ErrorLogCapture(logging.Handler):
+    """Collects ERROR+ records from the ``discord`` logger (tracebacks included)."""
+
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.messages = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + "".join(traceback.format_exception(*record.exc_info))
+        self.messages.append(text)
+
+
+class InteractionHandle:
+    """What a test gets back after injecting an interaction: await the bot's answer."""
+
+    def __init__(self, emulator: DiscordEmulator, record: InteractionRecord) -> None:
+        self._emu = emulator
+        self.record = record
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def token(self) -> str:
+        return self.record.token
+
+    @property
+    def response_type(self) -> int | None:
+        """Callback type used: 4 message, 5 deferred, 6 deferred update, 7 update, 9 modal."""
+        return self.record.response_type
+
+    async def response(self, timeout: float = 5.0) -> StoredMessage | None:
+        """Wait for the callback; return the response message (source message for 6/7)."""
+        try:
+            await asyncio.wait_for(self.record.responded.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"bot did not answer interaction {self.id} within {timeout}s "
+                f"(data={self.record.data}); unknown routes so far: {self._emu.unknown_routes}"
+            ) from None
+        if self.record.response_message_id is None:
+            return None
+        return self._emu.get_message(self.record.channel_id, self.record.response_message_id)
+
+    async def followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
+        """Wait until at least ``count`` follow-ups were sent; return them all."""
+        await self._emu.wait_until(
+            lambda: len(self.record.followup_ids) >= count,
+            timeout=timeout,
+            what=f"{count} follow-up(s) to interaction {self.id}",
+        )
+        return [self._emu.get_message(self.record.channel_id, m) for m in self.record.followup_ids]
+
+    def original(self) -> StoredMessage | None:
+        """The current state of the original response message (after edits)."""
+        if self.record.response_message_id is None:
+            return None
+        return self._emu.get_message(self.record.channel_id, self.record.response_message_id)
+
+
+class DiscordEmulator:
+    """In-memory Discord on 127.0.0.1: REST under ``/api/v10``, gateway at ``/ws``.
+
+    Typical use (see ``tests/test_emulator_smoke.py``)::
+
+        async with DiscordEmulator() as emu:
+            alice = emu.add_user("alice")
+            guild = emu.add_guild("Test", members=[alice])
+            general = emu.add_text_channel(guild, "general")
+            async with emu.running(bot):
+                handle = await emu.slash(alice, general, "demo ping")
+                assert (await handle.response()).content == "pong"
+
+    ``start()`` patches ``discord.http.Route.BASE`` and
+    ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``; ``close()`` restores them.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "emulator-token",
+        bot_name: str = "RummyBot",
+        strict: bool = True,
+        dispatch_message_events: bool = True,
+    ) -> None:
+        self.token = token
+        self.strict = strict
+        self.dispatch_message_events = dispatch_message_events
+        self.snowflake = SnowflakeFactory()
+        self.bot_user = EmuUser(self.snowflake(), bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.users: dict[int, EmuUser] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, EmuGuild] = {}
+        self.channels: dict[int, EmuChannel] = {}
+        self.messages: dict[int, list[StoredMessage]] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.dm_forbidden: set[int] = set()
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: Every bulk-overwrite: (guild_id or None, payload as sent). Count it to assert sync calls.
+        self.sync_calls: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self.requests: list[RequestRecord] = []
+        self.unknown_routes: list[str] = []
+        #: Tracebacks of emulator-side handler crashes (always fail the test at teardown).
+        self.errors: list[str] = []
+        #: ERROR records discord.py logged while the bot ran (e.g. a command raised); live.
+        self.bot_errors: list[str] = []
+        self.gateway_events: list[tuple[str, Any]] = []  # (t, d) dispatched, in order
+        self.identify_payloads: list[dict[str, Any]] = []
+        #: Query string of each gateway connection, e.g. ``{"v": "10", "compress": "zlib-stream"}``.
+        self.gateway_queries: list[dict[str, str]] = []
+        self._connections: list[_GatewayConnection] = []
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def http_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/"
+
+    async def start(self) -> None:
+        """Bind a random free loopback port and point discord.py at it."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._add_routes(app)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = self.http_base + API_PREFIX
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+
+    async def close(self) -> None:
+        """Close sockets, stop the server and restore discord.py's real endpoints."""
+        for conn in list(self._connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1000)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._saved is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+
+    async def __aenter__(self) -> DiscordEmulator:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @contextlib.asynccontextmanager
+    async def running(
+        self,
+        bot: discord.Client,
+        *,
+        token: str | None = None,
+        ready_timeout: float = 5.0,
+        guild_ready_timeout: float = 0.05,
+    ) -> AsyncIterator[discord.Client]:
+        """Log ``bot`` in, connect it in a task, wait for ``on_ready``; close it cleanly on exit.
+
+        ``token`` defaults to the emulator's token (pass another to test a 401 LoginFailure).
+        ``guild_ready_timeout`` shortens discord.py's fixed wait after the last
+        GUILD_CREATE (2 s by default) -- otherwise every test would pay it.
+        On exit, emulator handler crashes, ERRORs logged by discord.py and (if ``strict``)
+        unknown routes fail the test.
+        """
+        bot._connection.guild_ready_timeout = guild_ready_timeout
+        # discord.py only *logs* exceptions raised in commands/views/events; capture them so a
+        # crashing callback fails the test instead of passing silently.
+        capture = _ErrorLogCapture(self.bot_errors)
+        discord_logger = logging.getLogger("discord")
+        discord_logger.addHandler(capture)
+        task: asyncio.Task[None] | None = None
+        ready: asyncio.Task[None] | None = None
+        try:
+            await bot.login(self.token if token is None else token)
+            task = asyncio.create_task(bot.connect(reconnect=False), name="emulated-bot-connect")
+            ready = asyncio.create_task(bot.wait_until_ready())
+            done, _ = await asyncio.wait(
+                {task, ready}, timeout=ready_timeout, return_when="FIRST_COMPLETED"
+            )
+            if task in done:
+                task.result()  # re-raise the connect failure
+                raise AssertionError("bot.connect() returned before READY")
+            if ready not in done:
+                raise AssertionError(
+                    f"bot not READY within {ready_timeout}s; unknown routes: {self.unknown_routes}"
+                )
+            yield bot
+        finally:
+            if ready is not None:
+                ready.cancel()
+            await bot.close()
+            if task is not None and not task.done():  # early failures were re-raised above
+                with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                    await asyncio.wait_for(task, timeout=5)
+            # Let aiohttp's connector finish closing its transports before the loop goes away.
+            await asyncio.sleep(0)
+            discord_logger.removeHandler(capture)
+        self.check()
+
+    def check(self) -> None:
+        """Fail loudly if the emulator crashed or (strict) the bot hit unimplemented routes."""
+        if self.errors:
+            raise AssertionError("emulator handler error(s):\n" + "\n".join(self.errors))
+        if self.bot_errors:
+            raise AssertionError("discord.py logged error(s):\n" + "\n".join(self.bot_errors))
+        if self.strict and self.unknown_routes:
+            raise AssertionError(
+                f"bot called routes the emulator does not implement: {self.unknown_routes}"
+            )
+
+    # ------------------------------------------------------------------ world building
+
+    def add_user(self, name: str, *, bot: bool = False) -> EmuUser:
+        user = EmuUser(self.snowflake(), name, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(
+        self, name: str = "Test Guild", *, members: list[EmuUser] | tuple[EmuUser, ...] = ()
+    ) -> EmuGuild:
+        """Create a guild (the bot is always a member). Do this before ``running()``."""
+        owner = members[0] if members else self.add_user("owner")
+        guild = EmuGuild(self.snowflake(), name, owner_id=owner.id)
+        guild.member_ids = [self.bot_user.id, *(m.id for m in members)]
+        if owner.id not in guild.member_ids:
+            guild.member_ids.append(owner.id)
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_text_channel(self, guild: EmuGuild, name: str) -> EmuChannel:
+        channel = EmuChannel(
+            self.snowflake(),
+            GUILD_TEXT,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channel_ids),
+        )
+        guild.channel_ids.append(channel.id)
+        self.channels[channel.id] = channel
+        self.messages[channel.id] = []
+        return channel
+
+    def dm_channel(self, user: EmuUser) -> EmuChannel:
+        """The bot<->user DM channel (created on demand, like POST /users/@me/channels)."""
+        channel_id = self.dm_channels.get(user.id)
+        if channel_id is None:
+            channel = EmuChannel(self.snowflake(), DM, recipient_id=user.id)
+            self.channels[channel.id] = channel
+            self.messages[channel.id] = []
+            self.dm_channels[user.id] = channel_id = channel.id
+        return self.channels[channel_id]
+
+    def forbid_dms(self, user: EmuUser, forbidden: bool = True) -> None:
+        """Make the bot's DMs to ``user`` fail with 403 / code 50007 (closed DMs)."""
+        (self.dm_forbidden.add if forbidden else self.dm_forbidden.discard)(user.id)
+
+    # ------------------------------------------------------------------ queries
+
+    def get_message(self, channel_id: int, message_id: int) -> StoredMessage:
+        for message in self.messages.get(channel_id, []):
+            if message.id == message_id:
+                return message
+        raise KeyError(f"no message {message_id} in channel {channel_id}")
+
+    def channel_messages(
+        self, channel: EmuChannel | int, *, include_deleted: bool = False
+    ) -> list[StoredMessage]:
+        """Messages in a channel, oldest first (ephemeral ones included, flagged)."""
+        channel_id = channel if isinstance(channel, int) else channel.id
+        return [m for m in self.messages.get(channel_id, []) if include_deleted or not m.deleted]
+
+    def dm_messages(self, user: EmuUser) -> list[StoredMessage]:
+        """What the bot sent (and the user could read) in ``user``'s DM."""
+        channel_id = self.dm_channels.get(user.id)
+        return [] if channel_id is None else self.channel_messages(channel_id)
+
+    def public_messages(self) -> list[StoredMessage]:
+        """Every non-ephemeral, non-deleted guild-channel message: what *everyone* can see."""
+        return [
+            m
+            for ch in self.channels.values()
+            if not ch.is_dm
+            for m in self.channel_messages(ch)
+            if not m.ephemeral
+        ]
+
+    def synced_commands(self, guild: EmuGuild | None = None) -> list[dict[str, Any]]:
+        return self.global_commands if guild is None else self.guild_commands.get(guild.id, [])
+
+    async def wait_until(
+        self, predicate: Callable[[], bool], *, timeout: float = 5.0, what: str = "condition"
+    ) -> None:
+        """Wait until ``predicate()`` holds.
+
+        Re-checked after every emulator state change, and at least every 20 ms for
+        conditions on bot-side state the emulator cannot observe.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            event = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, 0.02))
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # ------------------------------------------------------------------ interactions (test API)
+
+    async def slash(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        command: str,
+        /,
+        *,
+        require_synced: bool = True,
+        **options: Any,
+    ) -> InteractionHandle:
+        """Invoke ``/command`` (e.g. ``"rummy new"``) as ``user`` in ``channel``.
+
+        Option types and subcommand(-group) nesting come from the synced command
+        definitions, so -- as on Discord -- an unsynced command fails the test
+        unless ``require_synced=False`` (types are then inferred from values).
+        ``EmuUser`` values become user options with ``resolved`` data.
+        """
+        path = command.split()
+        root, guild_scoped = self._find_command(path[0], channel)
+        if root is None:
+            if require_synced:
+                raise AssertionError(f"/{path[0]} was never synced (global or to this guild)")
+            root = {"id": str(self.snowflake()), "name": path[0], "type": 1, "options": []}
+        nesting, leaf = self._walk(root, path[1:], strict=require_synced)
+        leaf_options, resolved = self._build_options(leaf, options, channel)
+        data: dict[str, Any] = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": 1,
+            "options": self._nest(nesting, leaf_options),
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if guild_scoped:
+            data["guild_id"] = str(channel.guild_id)
+        return await self._inject(INTERACTION_APP_COMMAND, user, channel, data)
+
+    async def autocomplete(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        command: str,
+        option: str,
+        value: str,
+        /,
+        **filled: Any,
+    ) -> list[dict[str, Any]]:
+        """Type ``value`` into an autocomplete option; return the choices the bot offered."""
+        path = command.split()
+        root, guild_scoped = self._find_command(path[0], channel)
+        if root is None:
+            raise AssertionError(f"/{path[0]} was never synced")
+        nesting, leaf = self._walk(root, path[1:], strict=True)
+        leaf_options, _ = self._build_options(leaf, filled, channel)
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        leaf_options.append(
+            {"name": option, "type": declared[option]["type"], "value": value, "focused": True}
+        )
+        data: dict[str, Any] = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": 1,
+            "options": self._nest(nesting, leaf_options),
+        }
+        if guild_scoped:
+            data["guild_id"] = str(channel.guild_id)
+        handle = await self._inject(INTERACTION_AUTOCOMPLETE, user, channel, data)
+        await handle.response()
+        return handle.record.autocomplete_choices or []
+
+    async def click(
+        self, user: EmuUser, message: StoredMessage, custom_id: str
+    ) -> InteractionHandle:
+        """Click the button ``custom_id`` on ``message`` as ``user``."""
+        component = self._component(message, custom_id, (2,))
+        if component.get("disabled"):
+            raise AssertionError(f"button {custom_id!r} is disabled; a user could not click it")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._inject(
+            INTERACTION_COMPONENT, user, self.channels[message.channel_id], data, message
+        )
+
+    async def select(
+        self, user: EmuUser, message: StoredMessage, custom_id: str, values: list[str]
+    ) -> InteractionHandle:
+        """Pick ``values`` in the string select ``custom_id`` on ``message`` as ``user``."""
+        component = self._component(message, custom_id, (3,))
+        allowed = {o["value"] for o in component.get("options", [])}
+        if not set(values) <= allowed:
+            raise AssertionError(f"values {values} not among select options {sorted(allowed)}")
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return await self._inject(
+            INTERACTION_COMPONENT, user, self.channels[message.channel_id], data, message
+        )
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Send a raw DISPATCH to every identified gateway session."""
+        self.gateway_events.append((event, data))
+        live = [c for c in self._connections if c.identified]
+        if not live:
+            raise AssertionError(f"no identified gateway session to dispatch {event} to")
+        for conn in live:
+            await conn.send(OP_DISPATCH, data, event)
+
+    def _component(
+        self, message: StoredMessage, custom_id: str, types: tuple[int, ...]
+    ) -> dict[str, Any]:
+        current = self.get_message(message.channel_id, message.id)  # use the latest edit
+        for component in walk_components(current.components):
+            if component.get("custom_id") == custom_id and component.get("type") in types:
+                return component
+        raise AssertionError(
+            f"no component {custom_id!r} on message {message.id}; has {current.custom_ids()}"
+        )
+
+    def _find_command(self, name: str, channel: EmuChannel) -> tuple[dict[str, Any] | None, bool]:
+        if channel.guild_id is not None:
+            for cmd in self.guild_commands.get(channel.guild_id, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd, True
+        for cmd in self.global_commands:
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, False
+        return None, False
+
+    @staticmethod
+    def _walk(
+        root: dict[str, Any], parts: list[str], *, strict: bool
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        nesting: list[dict[str, Any]] = []
+        node = root
+        for part in parts:
+            found = next(
+                (
+                    o
+                    for o in node.get("options") or []
+                    if o["name"] == part and o["type"] in (SUBCOMMAND, SUBCOMMAND_GROUP)
+                ),
+                None,
+            )
+            if found is None:
+                if strict:
+                    raise AssertionError(f"/{root['name']} has no subcommand path {parts}")
+                found = {
+                    "name": part,
+                    "type": SUBCOMMAND_GROUP if part != parts[-1] else SUBCOMMAND,
+                    "options": [],
+                }
+            nesting.append(found)
+            node = found
+        return nesting, node
+
+    def _build_options(
+        self, leaf: dict[str, Any], options: dict[str, Any], channel: EmuChannel
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        built: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
+        for name, value in options.items():
+            opt_type = declared[name]["type"] if name in declared else _infer_type(value)
+            if isinstance(value, EmuUser):
+                resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                if channel.guild_id is not None:
+                    member = self.guilds[channel.guild_id].member_payload(
+                        value, with_permissions=True
+                    )
+                    member.pop("user")
+                    resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            built.append({"name": name, "type": opt_type, "value": value})
+        return built, resolved
+
+    @staticmethod
+    def _nest(
+        nesting: list[dict[str, Any]], leaf_options: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        options = leaf_options
+        for node in reversed(nesting):
+            options = [{"name": node["name"], "type": node["type"], "options": options}]
+        return options
+
+    async def _inject(
+        self,
+        kind: int,
+        user: EmuUser,
+        channel: EmuChannel,
+        data: dict[str, Any],
+        message: StoredMessage | None = None,
+    ) -> InteractionHandle:
+        record = InteractionRecord(
+            id=self.snowflake(),
+            token=f"itk-{secrets.token_urlsafe(24)}",
+            type=kind,
+            user_id=user.id,
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            data=data,
+            source_message_id=message.id if message else None,
+        )
+        self.interactions[record.id] = record
+        self._by_token[record.token] = record
+        payload: dict[str, Any] = {
+            "id": str(record.id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(self.users),
+            "token": record.token,
+            "version": 1,
+            "app_permissions": ALL_PERMISSIONS,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if channel.guild_id is not None:
+            guild = self.guilds[channel.guild_id]
+            if user.id not in guild.member_ids:
+                raise AssertionError(f"{user.name} is not a member of guild {guild.name}")
+            payload.update(
+                guild_id=str(guild.id),
+                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                member=guild.member_payload(user, with_permissions=True),
+                authorizing_integration_owners={"0": str(guild.id)},
+                context=0,
+            )
+        else:
+            payload.update(
+                user=user.payload(), authorizing_integration_owners={"1": str(user.id)}, context=1
+            )
+        if message is not None:
+            payload["message"] = self.get_message(message.channel_id, message.id).payload(
+                self.users
+            )
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return InteractionHandle(self, record)
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        path = request.path
+        needs_auth = path.startswith(API_PREFIX) and not path.startswith(
+            (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/gateway")
+        )
+        try:
+            if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                raise EmulatorHTTPError(401, 0, "401: Unauthorized")
+            response = await handler(request)
+        except EmulatorHTTPError as exc:
+            response = _json_response({"message": exc.message, "code": exc.code}, exc.status)
+        except web.HTTPException:
+            raise
+        except Exception:
+            # 400, not 500: discord.py retries 5xx with multi-second sleeps.
+            self.errors.append(f"{request.method} {path}\n{traceback.format_exc()}")
+            log.exception("emulator handler crashed on %s %s", request.method, path)
+            response = _json_response(
+                {"message": "emulator handler crashed (see emulator.errors)", "code": 0}, 400
+            )
+        if path.startswith(API_PREFIX):
+            self.requests.append(
+                RequestRecord(request.method, path[len(API_PREFIX) :], response.status)
+            )
+        return response
+
+    def _add_routes(self, app: web.Application) -> None:
+        p = API_PREFIX
+        routes: list[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]]] = [
+            ("GET", "/ws/", self._gateway),
+            ("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self._get_attachment),
+            ("GET", f"{p}/gateway", self._get_gateway),
+            ("GET", f"{p}/gateway/bot", self._get_gateway),
+            ("GET", f"{p}/users/@me", self._get_me),
+            ("GET", f"{p}/users/{{user_id}}", self._get_user),
+            ("POST", f"{p}/users/@me/channels", self._open_dm),
+            ("GET", f"{p}/oauth2/applications/@me", self._get_application),
+            ("GET", f"{p}/applications/@me", self._get_application),
+            ("GET", f"{p}/applications/{{app_id}}/commands", self._get_commands),
+            ("PUT", f"{p}/applications/{{app_id}}/commands", self._put_commands),
+            (
+                "GET",
+                f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
+                self._get_commands,
+            ),
+            (
+                "PUT",
+                f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
+                self._put_commands,
+            ),
+            ("POST", f"{p}/interactions/{{interaction_id}}/{{token}}/callback", self._callback),
+            ("POST", f"{p}/webhooks/{{app_id}}/{{token}}", self._followup),
+            (
+                "GET",
+                f"{p}/webhooks/{{app_id}}/{{token}}/messages/{{message_id}}",
+                self._webhook_message,
+            ),
+            (
+                "PATCH",
+                f"{p}/webhooks/{{app_id}}/{{token}}/messages/{{message_id}}",
+                self._webhook_message,
+            ),
+            (
+                "DELETE",
+                f"{p}/webhooks/{{app_id}}/{{token}}/messages/{{message_id}}",
+                self._webhook_message,
+            ),
+            ("GET", f"{p}/channels/{{channel_id}}", self._get_channel),
+            ("GET", f"{p}/channels/{{channel_id}}/messages", self._list_messages),
+            ("POST", f"{p}/channels/{{channel_id}}/messages", self._post_message),
+            ("GET", f"{p}/channels/{{channel_id}}/messages/{{message_id}}", self._channel_message),
+            (
+                "PATCH",
+                f"{p}/channels/{{channel_id}}/messages/{{message_id}}",
+                self._channel_message,
+            ),
+            (
+                "DELETE",
+                f"{p}/channels/{{channel_id}}/messages/{{message_id}}",
+                self._channel_message,
+            ),
+            ("POST", f"{p}/channels/{{channel_id}}/typing", self._no_content),
+            ("GET", f"{p}/guilds/{{guild_id}}", self._get_guild),
+            ("GET", f"{p}/guilds/{{guild_id}}/channels", self._get_guild_channels),
+            ("GET", f"{p}/guilds/{{guild_id}}/members/{{user_id}}", self._get_member),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, path, handler)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        route = f"{request.method} {request.path}"
+        self.unknown_routes.append(route)
+        log.warning("discord emulator: no route for %s", route)
+        return _json_response(
+            {"message": f"404: Not Found (emulator has no route for {route})", "code": 0}, 404
+        )
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], list[UploadedFile]]:
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            payload: dict[str, Any] = {}
+            files: list[UploadedFile] = []
+            for key, value in form.items():
+                if key == "payload_json":
+                    payload = json.loads(str(value))
+                elif isinstance(value, web.FileField):
+                    index = (
+                        int(key.removeprefix("files[").removesuffix("]"))
+                        if key.startswith("files[")
+                        else len(files)
+                    )
+                    files.append(
+                        UploadedFile(index, value.filename, value.content_type, value.file.read())
+                    )
+            return payload, files
+        if request.can_read_body:
+            body = await request.json()
+            return (body if isinstance(body, dict) else {"__list__": body}), []
+        return {}, []
+
+    # ------------------------------------------------------------------ REST handlers
+
+    async def _no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return _json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return _json_response(self.bot_user.payload())
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise EmulatorHTTPError(404, 10013, "Unknown User")
+        return _json_response(user.payload())
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        owner = next((u for u in self.users.values() if not u.bot), self.bot_user)
+        return _json_response(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": owner.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+                "interactions_endpoint_url": None,
+            }
+        )
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        guild_id = request.match_info.get("guild_id")
+        cmds = (
+            self.global_commands if guild_id is None else self.guild_commands.get(int(guild_id), [])
+        )
+        return _json_response(cmds)
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        raw = await request.json()
+        guild_id = int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
+        stored = []
+        for cmd in raw:
+            cmd = dict(cmd)
+            cmd.setdefault("type", 1)
+            cmd.update(
+                id=str(self.snowflake()),
+                application_id=str(self.application_id),
+                version=str(self.snowflake()),
+            )
+            cmd.setdefault("description", "")
+            cmd.setdefault("default_member_permissions", None)
+            cmd.setdefault("nsfw", False)
+            if guild_id is not None:
+                cmd["guild_id"] = str(guild_id)
+            stored.append(cmd)
+        self.sync_calls.append((guild_id, raw))
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        self._notify()
+        return _json_response(stored)
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self.users.get(int(body["recipient_id"]))
+        if user is None:
+            raise EmulatorHTTPError(400, 50033, "Invalid Recipient(s)")
+        return _json_response(self.dm_channel(user).payload(self.users))
+
+    def _channel(self, request: web.Request) -> EmuChannel:
+        channel = self.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise EmulatorHTTPError(404, 10003, "Unknown Channel")
+        return channel
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return _json_response(self._channel(request).payload(self.users))
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        limit = int(request.query.get("limit", "50"))
+        visible = [m for m in self.channel_messages(channel) if not m.ephemeral]
+        return _json_response([m.payload(self.users) for m in reversed(visible)][:limit])
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel.is_dm and channel.recipient_id in self.dm_forbidden:
+            raise EmulatorHTTPError(403, 50007, "Cannot send messages to this user")
+        payload, files = await self._read_body(request)
+        payload["flags"] = (
+            int(payload.get("flags") or 0) & ~FLAG_EPHEMERAL
+        )  # only interactions can be ephemeral
+        message = await self._create_message(channel, payload, files)
+        return _json_response(message.payload(self.users))
+
+    async def _channel_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        try:
+            message = self.get_message(channel.id, int(request.match_info["message_id"]))
+        except KeyError:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message") from None
+        if message.deleted or message.ephemeral:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message")
+        return await self._message_verb(request, message, bot_author_only=True)
+
+    async def _message_verb(
+        self, request: web.Request, message: StoredMessage, *, bot_author_only: bool
+    ) -> web.Response:
+        if request.method == "GET":
+            return _json_response(message.payload(self.users))
+        if request.method == "DELETE":
+            message.deleted = True
+            self._notify()
+            if not message.ephemeral:
+                await self._dispatch_quiet(
+                    "MESSAGE_DELETE",
+                    {"id": str(message.id), "channel_id": str(message.channel_id)}
+                    | ({"guild_id": str(message.guild_id)} if message.guild_id else {}),
+                )
+            return web.Response(status=204)
+        if bot_author_only and message.author_id != self.bot_user.id:
+            raise EmulatorHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await self._read_body(request)
+        await self._edit_message(message, payload, files)
+        return _json_response(message.payload(self.users))
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        return _json_response(self._guild_payload(guild, full=False))
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        return _json_response([self.channels[c].payload(self.users) for c in guild.channel_ids])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        user_id = int(request.match_info["user_id"])
+        if user_id not in guild.member_ids:
+            raise EmulatorHTTPError(404, 10007, "Unknown Member")
+        return _json_response(guild.member_payload(self.users[user_id]))
+
+    def _guild(self, request: web.Request) -> EmuGuild:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise EmulatorHTTPError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        wanted = int(request.match_info["attachment_id"])
+        for message in self.messages.get(int(request.match_info["channel_id"]), []):
+            for attachment in message.attachments:
+                if attachment.id == wanted:
+                    return web.Response(body=attachment.data, content_type=attachment.content_type)
+        raise EmulatorHTTPError(404, 0, "Unknown attachment")
+
+    # ------------------------------------------------------------------ interaction responses
+
+    def _record(self, request: web.Request) -> InteractionRecord:
+        record = self._by_token.get(request.match_info["token"])
+        if record is None:
+            raise EmulatorHTTPError(
+                404,
+                10062 if "interaction_id" in request.match_info else 10015,
+                "Unknown interaction",
+            )
+        return record
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        record = self._record(request)
+        if int(request.match_info["interaction_id"]) != record.id:
+            raise EmulatorHTTPError(404, 10062, "Unknown interaction")
+        if record.response_type is not None:
+            raise EmulatorHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await self._read_body(request)
+        kind = int(body["type"])
+        data: dict[str, Any] = body.get("data") or {}
+        channel = self.channels[record.channel_id]
+        resource: dict[str, Any] = {"type": kind}
+        if kind in (CB_MESSAGE, CB_DEFERRED):
+            flags = int(data.get("flags") or 0)
+            if kind == CB_DEFERRED:
+                data = {"content": "", "flags": (flags & FLAG_EPHEMERAL) | FLAG_LOADING}
+            message = await self._create_message(
+                channel,
+                data,
+                files,
+                interaction=record,
+                msg_type=20 if record.type == INTERACTION_APP_COMMAND else 0,
+            )
+            record.response_message_id = message.id
+            resource["message"] = message.payload(self.users)
+        elif kind in (CB_DEFERRED_UPDATE, CB_UPDATE):
+            if record.source_message_id is None:
+                raise EmulatorHTTPError(400, 40004, "Update callbacks need a component interaction")
+            record.response_message_id = record.source_message_id
+            if kind == CB_UPDATE:
+                message = self.get_message(record.channel_id, record.source_message_id)
+                await self._edit_message(message, data, files)
+                resource["message"] = message.payload(self.users)
+        elif kind == CB_AUTOCOMPLETE:
+            record.autocomplete_choices = list(data.get("choices", []))
+        elif kind == CB_MODAL:
+            record.modal = data
+        else:
+            raise EmulatorHTTPError(400, 50035, f"Unsupported interaction callback type {kind}")
+        record.response_type = kind
+        record.responded.set()
+        self._notify()
+        original = (
+            self.get_message(record.channel_id, record.response_message_id)
+            if record.response_message_id
+            else None
+        )
+        interaction_info: dict[str, Any] = {
+            "id": str(record.id),
+            "type": record.type,
+            "response_message_loading": kind == CB_DEFERRED,
+            "response_message_ephemeral": bool(original and original.ephemeral),
+        }
+        if original is not None:
+            interaction_info["response_message_id"] = str(original.id)
+        return _json_response({"interaction": interaction_info, "resource": resource})
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        record = self._record(request)
+        if record.response_type is None:
+            raise EmulatorHTTPError(
+                404, 10015, "Unknown Webhook (interaction not acknowledged yet)"
+            )
+        payload, files = await self._read_body(request)
+        channel = self.channels[record.channel_id]
+        original = (
+            self.get_message(record.channel_id, record.response_message_id)
+            if record.response_type == CB_DEFERRED and record.response_message_id
+            else None
+        )
+        if original is not None and original.loading:
+            # Discord: the first follow-up after a "thinking" defer replaces the loading message
+            # (and inherits its ephemerality).
+            payload["flags"] = original.flags & FLAG_EPHEMERAL
+            await self._edit_message(original, payload, files)
+            message = original
+        else:
+            message = await self._create_message(channel, payload, files, interaction=record)
+        record.followup_ids.append(message.id)
+        self._notify()
+        return _json_response(message.payload(self.users))
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        record = self._record(request)
+        raw_id = request.match_info["message_id"]
+        message_id = record.response_message_id if raw_id == "@original" else int(raw_id)
+        if message_id is None:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message")
+        try:
+            message = self.get_message(record.channel_id, message_id)
+        except KeyError:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message") from None
+        if message.deleted:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message")
+        return await self._message_verb(request, message, bot_author_only=False)
+
+    # ------------------------------------------------------------------ message model
+
+    async def _create_message(
+        self,
+        channel: EmuChannel,
+        payload: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        interaction: InteractionRecord | None = None,
+        msg_type: int = 0,
+    ) -> StoredMessage:
+        message = StoredMessage(
+            id=self.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=self.bot_user.id,
+            type=msg_type,
+            webhook_id=self.application_id if interaction else None,
+            interaction_id=interaction.id if interaction else None,
+            interaction_user_id=interaction.user_id if interaction else None,
+            interaction_type=interaction.type if interaction else None,
+        )
+        self._apply(message, payload, files)
+        if message.ephemeral and interaction is None:
+            message.flags &= ~FLAG_EPHEMERAL
+        self.messages.setdefault(channel.id, []).append(message)
+        self._notify()
+        if not message.ephemeral:
+            await self._dispatch_quiet("MESSAGE_CREATE", message.payload(self.users))
+        return message
+
+    async def _edit_message(
+        self, message: StoredMessage, payload: dict[str, Any], files: list[UploadedFile]
+    ) -> None:
+        self._apply(message, payload, files, editing=True)
+        message.flags &= ~FLAG_LOADING
+        message.edited_timestamp = now_iso()
+        message.edit_count += 1
+        self._notify()
+        if not message.ephemeral:
+            await self._dispatch_quiet("MESSAGE_UPDATE", message.payload(self.users))
+
+    def _apply(
+        self,
+        message: StoredMessage,
+        payload: dict[str, Any],
+        files: list[UploadedFile],
+        *,
+        editing: bool = False,
+    ) -> None:
+        if "content" in payload:
+            message.content = payload["content"] or ""
+        if "embeds" in payload:
+            message.embeds = list(payload["embeds"] or [])
+        elif payload.get("embed"):
+            message.embeds = [payload["embed"]]
+        if "components" in payload:
+            message.components = list(payload["components"] or [])
+        if "flags" in payload and payload["flags"] is not None:
+            keep = (
+                message.flags & FLAG_EPHEMERAL if editing else 0
+            )  # ephemerality is fixed at creation
+            message.flags = (
+                int(payload["flags"]) & ~FLAG_EPHEMERAL if editing else int(payload["flags"])
+            ) | keep
+        by_index = {f.index: f for f in files}
+        if "attachments" in payload or files:
+            existing = {a.id: a for a in message.attachments}
+            kept: list[StoredAttachment] = []
+            entries = payload.get("attachments")
+            if entries is None:
+                entries = [{"id": f.index} for f in files]
+                kept = list(message.attachments) if editing else []
+            for entry in entries:
+                raw_id = int(entry["id"])
+                if raw_id in by_index:
+                    upload = by_index[raw_id]
+                    attachment_id = self.snowflake()
+                    filename = entry.get("filename") or upload.filename
+                    kept.append(
+                        StoredAttachment(
+                            id=attachment_id,
+                            filename=filename,
+                            content_type=upload.content_type,
+                            data=upload.data,
+                            url=f"{self.http_base}/attachments/{message.channel_id}/{attachment_id}/{filename}",
+                            description=entry.get("description"),
+                        )
+                    )
+                elif raw_id in existing:
+                    kept.append(existing[raw_id])
+            message.attachments = kept
+
+    async def _dispatch_quiet(self, event: str, data: dict[str, Any]) -> None:
+        """Mirror Discord's own MESSAGE_* gateway echoes, if a session is live."""
+        if self.dispatch_message_events and any(c.identified for c in self._connections):
+            await self.dispatch(event, data)
+
+    # ------------------------------------------------------------------ gateway
+
+    def _guild_payload(self, guild: EmuGuild, *, full: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "owner_id": str(guild.owner_id),
+            "roles": guild.role_payloads(),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "preferred_locale": "en-US",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "system_channel_flags": 0,
+        }
+        if full:
+            data.update(
+                unavailable=False,
+                large=False,
+                joined_at=now_iso(),
+                member_count=len(guild.member_ids),
+                members=[guild.member_payload(self.users[u]) for u in guild.member_ids],
+                channels=[self.channels[c].payload(self.users) for c in guild.channel_ids],
+                threads=[],
+                voice_states=[],
+                presences=[],
+                stage_instances=[],
+                guild_scheduled_events=[],
+                soundboard_sounds=[],
+            )
+        return data
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        if request.query.get("encoding", "json") != "json" or request.query.get("v") != "10":
+            await ws.close(code=4012, message=b"emulator supports only v=10&encoding=json")
+            return ws
+        self.gateway_queries.append(dict(request.query))
+        conn = _GatewayConnection(ws, request.query.get("compress"))
+        self._connections.append(conn)
+        try:
+            await conn.send(OP_HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                await self._on_gateway_message(conn, json.loads(msg.data))
+        except Exception:
+            self.errors.append(f"gateway\n{traceback.format_exc()}")
+            log.exception("gateway handler crashed")
+        finally:
+            self._connections.remove(conn)
+            self._notify()
+        return ws
+
+    async def _on_gateway_message(self, conn: _GatewayConnection, msg: dict[str, Any]) -> None:
+        op: Any = msg.get("op")
+        d: Any = msg.get("d")
+        if op == OP_HEARTBEAT:
+            await conn.send(OP_HEARTBEAT_ACK, None)
+        elif op == OP_IDENTIFY:
+            if d.get("token") != self.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            self.identify_payloads.append(d)
+            conn.identified = True
+            ready = {
+                "v": 10,
+                "user": self.bot_user.payload(),
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "session_id": conn.session_id,
+                "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+            }
+            if "shard" in d:
+                ready["shard"] = d["shard"]
+            await conn.send(OP_DISPATCH, ready, "READY")
+            for guild in self.guilds.values():
+                await conn.send(OP_DISPATCH, self._guild_payload(guild), "GUILD_CREATE")
+            self._notify()
+        elif op == OP_RESUME:
+            # Minimal: accept the resume, replay nothing (the emulator keeps no backlog).
+            conn.identified = True
+            conn.session_id = d.get("session_id") or conn.session_id
+            conn.seq = int(d.get("seq") or 0)
+            await conn.send(OP_DISPATCH, {}, "RESUMED")
+            self._notify()
+        elif op == OP_REQUEST_MEMBERS:
+            requested = self.guilds.get(int(d["guild_id"]))
+            members = (
+                [requested.member_payload(self.users[u]) for u in requested.member_ids]
+                if requested
+                else []
+            )
+            chunk = {
+                "guild_id": d["guild_id"],
+                "members": members,
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+                "nonce": d.get("nonce"),
+            }
+            await conn.send(OP_DISPATCH, chunk, "GUILD_MEMBERS_CHUNK")
+        else:
+            log.debug("gateway: ignoring op %s", op)
+
+
+def _infer_type(value: Any) -> int:
+    """Option type for values given to an unsynced command (bool before int: bool is an int)."""
+    if isinstance(value, EmuUser):
+        return USER_OPTION
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    if isinstance(value, float):
+        return 10
+    return 3
