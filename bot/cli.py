@@ -1,0 +1,301 @@
+"""The ``rummy-bot`` command: run, sync, migrate, doctor.
+
+Why the care about messages: the first thing most people do is run the command
+before configuring anything. They should get a sentence saying what to do next,
+never a traceback, and the token must never be echoed back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TextIO
+
+from bot.config import (
+    ConfigError,
+    Settings,
+    application_id_from_token,
+    load_settings,
+    mask_token,
+    token_is_well_formed,
+)
+from bot.i18n import t
+from bot.storage import LATEST_VERSION, SqliteStore, StorageError
+
+if TYPE_CHECKING:
+    from bot.client import RummyBot
+
+EXIT_OK = 0
+EXIT_PROBLEM = 1
+EXIT_USAGE = 2  # missing or invalid configuration, like argparse's own usage errors
+
+COMMANDS = ("run", "sync", "migrate", "doctor")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; ``--help`` lists every sub-command."""
+    parser = argparse.ArgumentParser(prog="rummy-bot", description=t("cli.description"))
+    parser.add_argument(
+        "--env-file", type=Path, default=Path(".env"), metavar="PATH", help=t("cli.help.env_file")
+    )
+    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+    for name in COMMANDS:
+        sub.add_parser(name, help=t(f"cli.help.{name}"), description=t(f"cli.help.{name}"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``rummy-bot`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    command: str = args.command or "run"
+    env_file: Path = args.env_file
+
+    if command == "doctor":
+        return doctor(env_file, out=sys.stdout)
+
+    try:
+        settings = load_settings(env_file=env_file)
+    except ConfigError as error:
+        problems = "\n".join(f"  - {p}" for p in error.problems)
+        print(t("cli.config_error", problems=problems), file=sys.stderr)
+        return EXIT_USAGE
+
+    if command == "migrate":
+        return migrate(settings, out=sys.stdout)
+
+    if not settings.discord_token:
+        print(t("cli.no_token"), file=sys.stderr)
+        return EXIT_USAGE
+    return run_bot(settings, settings.discord_token, sync_only=command == "sync")
+
+
+def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
+    """Run the bot until a signal (``run``) or just push the commands (``sync``)."""
+    # Imported here so that --help, migrate and the no-token message stay fast.
+    import discord
+
+    from bot.client import RummyBot, configure_logging
+
+    configure_logging(settings)
+    store = SqliteStore(settings.database)
+    bot = RummyBot(settings, store, force_sync=sync_only, restore_tables=not sync_only)
+    try:
+        if sync_only:
+            asyncio.run(_sync_and_exit(bot, store, token))
+            scope = (
+                t("cli.sync.scope_global")
+                if settings.dev_guild_id is None
+                else t("cli.sync.scope_guild", guild_id=settings.dev_guild_id)
+            )
+            print(t("cli.sync.done", scope=scope))
+        else:
+            asyncio.run(_serve(bot, store, token))
+    except discord.LoginFailure:
+        print(t("cli.login_failed"), file=sys.stderr)
+        return EXIT_PROBLEM
+    except (StorageError, sqlite3.Error, OSError) as error:
+        print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
+        return EXIT_PROBLEM
+    return EXIT_OK
+
+
+async def _serve(bot: RummyBot, store: SqliteStore, token: str) -> None:
+    # Open (and migrate) before logging in, so a database problem is reported
+    # without contacting Discord; setup_hook's open() is then a no-op.
+    await store.open()
+    try:
+        await bot.serve(token)
+    finally:
+        await store.close()
+
+
+async def _sync_and_exit(bot: RummyBot, store: SqliteStore, token: str) -> None:
+    await store.open()
+    try:
+        await bot.login(token)  # runs setup_hook, which syncs (forced)
+    finally:
+        await bot.close()
+        await store.close()
+
+
+def migrate(settings: Settings, *, out: TextIO) -> int:
+    """Create or upgrade the database and print the versions before and after."""
+    try:
+        before = read_schema_version(settings.database)
+        after = asyncio.run(_open_and_report(settings.database))
+    except (StorageError, sqlite3.Error, OSError) as error:
+        print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
+        return EXIT_PROBLEM
+    if before == after:
+        print(t("cli.migrate.up_to_date", path=settings.database, target=LATEST_VERSION), file=out)
+    else:
+        print(
+            t(
+                "cli.migrate.done",
+                path=settings.database,
+                before=before,
+                after=after,
+                target=LATEST_VERSION,
+            ),
+            file=out,
+        )
+    return EXIT_OK
+
+
+async def _open_and_report(path: Path) -> int:
+    async with SqliteStore(path) as store:
+        return await store.schema_version()
+
+
+def read_schema_version(path: Path) -> int:
+    """The schema version of *path* without changing it (0 if the file does not exist)."""
+    if not path.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+# --- doctor ---------------------------------------------------------------------------
+
+Level = Literal["ok", "problem", "note"]
+
+
+@dataclass
+class Report:
+    """Lines of the doctor report; problems make the command exit non-zero."""
+
+    lines: list[tuple[Level, str]] = field(default_factory=list)
+
+    def add(self, level: Level, text: str) -> None:
+        self.lines.append((level, text))
+
+    @property
+    def problems(self) -> int:
+        return sum(1 for level, _ in self.lines if level == "problem")
+
+    def render(self) -> str:
+        labels = {
+            "ok": t("doctor.ok"),
+            "problem": t("doctor.problem"),
+            "note": t("doctor.note"),
+        }
+        width = max(len(label) for label in labels.values()) + 2
+        body = [f"{('[' + labels[level] + ']').ljust(width)} {text}" for level, text in self.lines]
+        summary = (
+            t("doctor.summary.problems", count=self.problems)
+            if self.problems
+            else t("doctor.summary.ok")
+        )
+        return "\n".join([t("doctor.title"), "", *body, "", summary])
+
+
+def doctor(env_file: Path, *, out: TextIO) -> int:
+    """Check the configuration, print what was found, exit 1 if anything is wrong."""
+    report = Report()
+    env_path = env_file if env_file.is_absolute() else Path.cwd() / env_file
+    state = "doctor.settings_file.found" if env_path.is_file() else "doctor.settings_file.absent"
+    report.add("note", t("doctor.settings_file", path=env_path, state=t(state)))
+    try:
+        settings = load_settings(env_file=env_file)
+    except ConfigError as error:
+        for problem in error.problems:
+            report.add("problem", problem)
+    else:
+        _check_token(settings, report)
+        _check_database(settings.database, report)
+        _describe_settings(settings, report)
+    print(report.render(), file=out)
+    return EXIT_PROBLEM if report.problems else EXIT_OK
+
+
+def _check_token(settings: Settings, report: Report) -> None:
+    token = settings.discord_token
+    if not token:
+        report.add("problem", t("doctor.token.missing"))
+        return
+    masked = mask_token(token)
+    if not token_is_well_formed(token):
+        report.add("problem", t("doctor.token.bad_format", masked=masked))
+        return
+    report.add("ok", t("doctor.token.ok", masked=masked))
+    app_id = application_id_from_token(token)
+    if app_id is not None:
+        from bot.client import invite_url
+
+        report.add("note", t("doctor.token.app_id", app_id=app_id))
+        report.add("note", t("doctor.invite", url=invite_url(app_id)))
+
+
+def _check_database(path: Path, report: Report) -> None:
+    report.add("note", t("doctor.db.path", path=path))
+    folder = path.parent
+    if not folder.is_dir():
+        report.add("problem", t("doctor.db.dir_missing", path=folder))
+        return
+    # os.access lies for root and on read-only mounts; actually try to write.
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".rummy-doctor-"):
+            pass
+    except OSError:
+        report.add("problem", t("doctor.db.not_writable", path=folder))
+    else:
+        report.add("ok", t("doctor.db.writable", path=folder))
+    if not path.exists():
+        report.add("note", t("doctor.db.absent"))
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            integrity = str(conn.execute("PRAGMA quick_check").fetchone()[0])
+            current = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            journal = str(conn.execute("PRAGMA journal_mode").fetchone()[0])
+            counts: tuple[int, int] | None = None
+            if 1 <= current <= LATEST_VERSION:
+                row = conn.execute(
+                    "SELECT COUNT(*) FILTER (WHERE status IN ('lobby', 'active')), COUNT(*) "
+                    "FROM tables"
+                ).fetchone()
+                counts = (int(row[0]), int(row[1]))
+    except sqlite3.Error as error:
+        report.add("problem", t("doctor.db.unreadable", error=error))
+        return
+    if integrity == "ok":
+        report.add("ok", t("doctor.db.integrity_ok"))
+    else:
+        report.add("problem", t("doctor.db.integrity", result=integrity))
+    if current == LATEST_VERSION:
+        report.add("ok", t("doctor.db.version_current", current=current, target=LATEST_VERSION))
+    elif current < LATEST_VERSION:
+        report.add("note", t("doctor.db.version_behind", current=current, target=LATEST_VERSION))
+    else:
+        report.add("problem", t("doctor.db.version_ahead", current=current, target=LATEST_VERSION))
+    report.add("note", t("doctor.db.journal", mode=journal))
+    if counts is not None:
+        report.add("note", t("doctor.db.tables", active=counts[0], total=counts[1]))
+
+
+def _describe_settings(settings: Settings, report: Report) -> None:
+    guild = (
+        str(settings.dev_guild_id)
+        if settings.dev_guild_id is not None
+        else t("doctor.settings.guild_none")
+    )
+    report.add("note", t("doctor.settings.guild", guild=guild))
+    report.add("note", t("doctor.settings.log_level", level=settings.log_level))
+    timeout = (
+        t("doctor.settings.seconds", value=settings.turn_timeout_seconds)
+        if settings.turn_timeout_seconds
+        else t("doctor.settings.turn_timeout_off")
+    )
+    report.add("note", t("doctor.settings.turn_timeout", value=timeout))
+    report.add("note", t("doctor.settings.next_round", value=settings.next_round_delay_seconds))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""Settings for the bot, read from the environment and an optional ``.env`` file.
+
+Why a frozen dataclass built by one function: every part of the bot receives the
+settings explicitly (no module-level globals), tests can build one with any
+values, and all validation happens in one place with sentences a person who
+just copied ``.env.example`` can act on.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from bot.i18n import t
+
+DEFAULT_DATABASE = "rummy.db"
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_TURN_TIMEOUT_SECONDS = 0
+DEFAULT_NEXT_ROUND_DELAY_SECONDS = 30
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+ENV_TOKEN = "DISCORD_TOKEN"
+ENV_DATABASE = "RUMMY_DATABASE"
+ENV_DEV_GUILD = "RUMMY_DEV_GUILD_ID"
+ENV_LOG_LEVEL = "RUMMY_LOG_LEVEL"
+ENV_TURN_TIMEOUT = "RUMMY_TURN_TIMEOUT_SECONDS"
+ENV_NEXT_ROUND_DELAY = "RUMMY_NEXT_ROUND_DELAY_SECONDS"
+
+#: Every setting the bot reads, in the order they are documented.
+SETTING_NAMES = (
+    ENV_TOKEN,
+    ENV_DATABASE,
+    ENV_DEV_GUILD,
+    ENV_LOG_LEVEL,
+    ENV_TURN_TIMEOUT,
+    ENV_NEXT_ROUND_DELAY,
+)
+
+# A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+_SNOWFLAKE_RE = re.compile(r"^[0-9]{15,21}$")
+
+
+class ConfigError(ValueError):
+    """The settings cannot be used; ``problems`` holds one sentence per issue."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Validated bot settings. ``discord_token`` may be ``None``: the CLI decides."""
+
+    discord_token: str | None = None
+    database: Path = Path(DEFAULT_DATABASE)
+    dev_guild_id: int | None = None
+    log_level: str = DEFAULT_LOG_LEVEL
+    turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
+    next_round_delay_seconds: int = DEFAULT_NEXT_ROUND_DELAY_SECONDS
+
+    def __repr__(self) -> str:
+        # Never let the token reach a log line or a traceback.
+        token = "None" if self.discord_token is None else repr(mask_token(self.discord_token))
+        return (
+            f"Settings(discord_token={token}, database={str(self.database)!r}, "
+            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
+            f"turn_timeout_seconds={self.turn_timeout_seconds!r}, "
+            f"next_round_delay_seconds={self.next_round_delay_seconds!r})"
+        )
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None,
+    env_file: Path | None = Path(".env"),
+    *,
+    cwd: Path | None = None,
+) -> Settings:
+    """Build :class:`Settings` from *environ* (default: ``os.environ``) and *env_file*.
+
+    Real environment variables win over the file, so a deployment can override
+    one value without editing ``.env``. A relative database path is resolved
+    against *cwd* (default: the current directory) once, here, so later
+    ``chdir`` calls cannot move the database.
+    """
+    base = cwd if cwd is not None else Path.cwd()
+    merged: dict[str, str] = {}
+    if env_file is not None:
+        path = env_file if env_file.is_absolute() else base / env_file
+        if path.is_file():
+            merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
+    merged.update(os.environ if environ is None else environ)
+    return settings_from_mapping(merged, cwd=base)
+
+
+def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
+    """Validate raw strings into :class:`Settings`, collecting every problem at once."""
+    problems: list[str] = []
+
+    def text(name: str) -> str | None:
+        raw = values.get(name)
+        if raw is None:
+            return None
+        raw = raw.strip()
+        return raw or None
+
+    def non_negative_int(name: str, default: int) -> int:
+        raw = text(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            problems.append(t("config.invalid_int", name=name, value=raw))
+            return default
+        if value < 0:
+            problems.append(t("config.negative", name=name, value=value))
+            return default
+        return value
+
+    token = text(ENV_TOKEN)
+
+    db_raw = text(ENV_DATABASE) or DEFAULT_DATABASE
+    database = Path(db_raw).expanduser()
+    if not database.is_absolute():
+        database = cwd / database
+
+    dev_guild_id: int | None = None
+    guild_raw = text(ENV_DEV_GUILD)
+    if guild_raw is not None:
+        if _SNOWFLAKE_RE.match(guild_raw):
+            dev_guild_id = int(guild_raw)
+        else:
+            problems.append(t("config.invalid_snowflake", name=ENV_DEV_GUILD, value=guild_raw))
+
+    log_level = (text(ENV_LOG_LEVEL) or DEFAULT_LOG_LEVEL).upper()
+    if log_level not in LOG_LEVELS:
+        problems.append(
+            t(
+                "config.invalid_log_level",
+                name=ENV_LOG_LEVEL,
+                value=log_level,
+                choices=", ".join(LOG_LEVELS),
+            )
+        )
+        log_level = DEFAULT_LOG_LEVEL
+
+    turn_timeout = non_negative_int(ENV_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT_SECONDS)
+    next_round = non_negative_int(ENV_NEXT_ROUND_DELAY, DEFAULT_NEXT_ROUND_DELAY_SECONDS)
+
+    if problems:
+        raise ConfigError(problems)
+    return Settings(
+        discord_token=token,
+        database=database,
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        turn_timeout_seconds=turn_timeout,
+        next_round_delay_seconds=next_round,
+    )
+
+
+def token_is_well_formed(token: str) -> bool:
+    """Whether *token* has the shape of a Discord bot token (three base64url parts).
+
+    This catches the common mistakes (pasting the client secret, the public key,
+    or a token with quotes or spaces) without contacting Discord.
+    """
+    return bool(_TOKEN_RE.match(token)) and application_id_from_token(token) is not None
+
+
+def application_id_from_token(token: str) -> int | None:
+    """Decode the application (bot user) id from the first part of a token, if any.
+
+    The first part is just the base64 of the bot's public id, so reading it is
+    harmless and lets ``doctor`` print a ready-to-use invite link.
+    """
+    first = token.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return int(decoded) if _SNOWFLAKE_RE.match(decoded) else None
+
+
+def mask_token(token: str) -> str:
+    """A form of *token* that is safe to print: a short prefix and the length."""
+    if len(token) <= 8:
+        return f"***({len(token)} characters)"
+    return f"{token[:4]}…***({len(token)} characters)"

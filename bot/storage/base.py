@@ -1,0 +1,301 @@
+"""The storage interface the rest of the bot talks to.
+
+Why a Protocol plus plain dataclasses: cogs and the game service depend only on
+this module, so a PostgreSQL implementation can be added later without touching
+them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
+is type-checked and cannot depend on a driver's row type. Game snapshots,
+actions and events are opaque JSON text here: storage never imports the engine
+or discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal, Protocol, runtime_checkable
+
+TableStatus = Literal["lobby", "active", "finished", "cancelled"]
+TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cancelled")
+#: Statuses of tables that must be brought back after a restart.
+OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "active")
+#: Statuses after which a table never changes again.
+CLOSED_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled")
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """Default clock: timezone-aware UTC now. Inject another one in tests."""
+    return datetime.now(UTC)
+
+
+class StorageError(Exception):
+    """Base class for storage failures callers may want to handle."""
+
+
+class StaleVersion(StorageError):
+    """A write was based on an outdated snapshot; reload the table and retry.
+
+    This is the optimistic-concurrency refusal: two moves computed from the same
+    snapshot cannot both be accepted.
+    """
+
+    def __init__(self, table_id: int, expected: int, actual: int) -> None:
+        super().__init__(
+            f"table {table_id}: write expected version {expected} but the stored version is "
+            f"{actual}"
+        )
+        self.table_id = table_id
+        self.expected = expected
+        self.actual = actual
+
+
+class TableNotFound(StorageError):
+    """No table has this id."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} does not exist")
+        self.table_id = table_id
+
+
+class TableClosed(StorageError):
+    """The table is finished or cancelled and accepts no more moves."""
+
+    def __init__(self, table_id: int, status: str) -> None:
+        super().__init__(f"table {table_id} is {status} and accepts no more moves")
+        self.table_id = table_id
+        self.status = status
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer version of the bot."""
+
+    def __init__(self, found: int, newest: int) -> None:
+        super().__init__(
+            f"the database has schema version {found} but this program only knows up to "
+            f"{newest}; upgrade rummy-bot"
+        )
+        self.found = found
+        self.newest = newest
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """What a caller supplies to open a table; the store fills in id, version and times."""
+
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    mode: str
+    options_json: str = "{}"
+    seed: int | None = None
+    status: TableStatus = "lobby"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One table (a lobby or a game). ``version`` equals the number of accepted moves."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    variant: str
+    mode: str
+    options_json: str
+    seed: int | None
+    snapshot_json: str | None
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat at a table. ``user_id`` is ``None`` for a computer player."""
+
+    seat: int
+    user_id: int | None
+    is_computer: bool = False
+    team: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One accepted move: the action asked for and the events the engine produced.
+
+    ``seq`` starts at 1 and equals the table version right after the move.
+    """
+
+    table_id: int
+    seq: int
+    actor_id: int | None
+    action_json: str
+    events_json: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A Discord message the bot keeps editing, e.g. the table picture or a turn notice."""
+
+    table_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPrefs:
+    """Per-user display preferences; the defaults apply to users never seen before."""
+
+    user_id: int
+    dm_closed: bool = False
+    four_colour: bool = False
+    hand_sort: str = "suit"
+    locale: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """Outcome of a finished game, for statistics and the leaderboard.
+
+    ``seats_json`` describes who sat where (and teams); ``scores_json`` the final
+    scores; ``winner_side`` a seat or team number, ``None`` for a draw/abandon.
+    """
+
+    table_id: int
+    guild_id: int
+    variant: str
+    mode: str
+    seats_json: str
+    winner_side: int | None
+    scores_json: str
+    started_at: datetime
+    ended_at: datetime
+    id: int | None = field(default=None, compare=False)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Everything the bot persists. All methods are coroutines; one write = one transaction."""
+
+    # --- lifecycle ---------------------------------------------------------
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest version."""
+        ...
+
+    async def close(self) -> None:
+        """Finish pending work and release the connection. Safe to call twice."""
+        ...
+
+    async def schema_version(self) -> int:
+        """The schema version of the open database."""
+        ...
+
+    # --- tables ------------------------------------------------------------
+    async def create_table(self, new: NewTable) -> TableRecord:
+        """Insert a table at version 0 with no snapshot and return it."""
+        ...
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table, or ``None`` if there is none with this id."""
+        ...
+
+    async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
+        """Tables in lobby or active status (what a restart must restore), oldest first."""
+        ...
+
+    async def update_table_status(self, table_id: int, status: TableStatus) -> TableRecord:
+        """Change the status without a move (e.g. cancelling a lobby)."""
+        ...
+
+    async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
+        """Replace the table options while it is a lobby."""
+        ...
+
+    async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
+        """Replace all seats of a table at once."""
+        ...
+
+    async def get_seats(self, table_id: int) -> list[SeatRecord]:
+        """Seats ordered by seat number."""
+        ...
+
+    # --- moves -------------------------------------------------------------
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        actor_id: int | None,
+        action_json: str,
+        events_json: str,
+        snapshot_json: str,
+        *,
+        status: TableStatus | None = None,
+    ) -> int:
+        """Append a move, store the new snapshot and bump the version, atomically.
+
+        Returns the new version (= the move's ``seq``). Raises :class:`StaleVersion`
+        if the stored version is not *expected_version*, :class:`TableNotFound`
+        or :class:`TableClosed`; in all those cases nothing is written. *status*
+        optionally changes the table status in the same transaction (the first
+        move makes a lobby ``active``, the last one ``finished``).
+        """
+        ...
+
+    async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
+        """Moves with ``seq > after_seq`` in order: enough to replay or audit a game."""
+        ...
+
+    # --- messages ------------------------------------------------------------
+    async def set_message_ref(self, ref: MessageRef) -> None:
+        """Remember (or replace) the message of this kind for a table."""
+        ...
+
+    async def get_message_refs(self, table_id: int) -> list[MessageRef]:
+        """All remembered messages of a table."""
+        ...
+
+    async def delete_message_ref(self, table_id: int, kind: str) -> None:
+        """Forget a message (it was deleted or is no longer needed)."""
+        ...
+
+    # --- settings and preferences ----------------------------------------------
+    async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
+        """A per-server setting, or ``None`` if unset."""
+        ...
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set a per-server setting; ``None`` removes it."""
+        ...
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        """The user's preferences, or the defaults."""
+        ...
+
+    async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
+        """Store the user's preferences."""
+        ...
+
+    # --- statistics ------------------------------------------------------------
+    async def record_game_result(self, result: GameResult) -> int:
+        """Store a finished game's outcome; returns its id."""
+        ...
+
+    async def list_game_results(self, guild_id: int, limit: int = 100) -> list[GameResult]:
+        """Most recent results of a server first."""
+        ...
+
+    # --- meta --------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        """Bot-wide bookkeeping value (e.g. the slash-command tree hash)."""
+        ...
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Set a bookkeeping value."""
+        ...

@@ -1,0 +1,202 @@
+"""Numbered SQLite schema migrations, tracked with ``PRAGMA user_version``.
+
+Why numbered SQL lists instead of a migration framework: the schema is small,
+SQLite's ``user_version`` is a free, atomic version counter, and each step runs
+in its own transaction (``BEGIN IMMEDIATE`` … ``PRAGMA user_version = n`` …
+``COMMIT``), so a crash mid-migration leaves the database at the previous
+version, never in between. Never edit a released migration: append a new one.
+Other features (leaderboard, etc.) extend the schema by appending to
+``MIGRATIONS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step. ``version`` is the ``user_version`` after it is applied."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "tables, seats, move log, message references, meta",
+        (
+            """
+            CREATE TABLE tables (
+                id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                guild_id      INTEGER NOT NULL,
+                channel_id    INTEGER NOT NULL,
+                host_id       INTEGER NOT NULL,
+                status        TEXT    NOT NULL
+                              CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+                variant       TEXT    NOT NULL,
+                mode          TEXT    NOT NULL,
+                options       TEXT    NOT NULL DEFAULT '{}',
+                seed          INTEGER,
+                snapshot      TEXT,
+                version       INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+                created_at    TEXT    NOT NULL,
+                updated_at    TEXT    NOT NULL,
+                finished_at   TEXT
+            )
+            """,
+            "CREATE INDEX tables_status ON tables (status, guild_id)",
+            "CREATE INDEX tables_channel ON tables (channel_id)",
+            """
+            CREATE TABLE seats (
+                table_id     INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                seat         INTEGER NOT NULL CHECK (seat >= 0),
+                user_id      INTEGER,
+                is_computer  INTEGER NOT NULL DEFAULT 0 CHECK (is_computer IN (0, 1)),
+                team         INTEGER,
+                PRIMARY KEY (table_id, seat),
+                CHECK (is_computer = 1 OR user_id IS NOT NULL)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX seats_user ON seats (user_id)",
+            """
+            CREATE TABLE moves (
+                table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                seq         INTEGER NOT NULL CHECK (seq >= 1),
+                actor_id    INTEGER,
+                action      TEXT    NOT NULL,
+                events      TEXT    NOT NULL,
+                created_at  TEXT    NOT NULL,
+                PRIMARY KEY (table_id, seq)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE message_refs (
+                table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                kind        TEXT    NOT NULL,
+                channel_id  INTEGER NOT NULL,
+                message_id  INTEGER NOT NULL,
+                PRIMARY KEY (table_id, kind)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE meta (
+                key    TEXT PRIMARY KEY,
+                value  TEXT NOT NULL
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
+    Migration(
+        2,
+        "guild settings and player preferences",
+        (
+            """
+            CREATE TABLE guild_settings (
+                guild_id  INTEGER NOT NULL,
+                key       TEXT    NOT NULL,
+                value     TEXT    NOT NULL,
+                PRIMARY KEY (guild_id, key)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE player_prefs (
+                user_id      INTEGER PRIMARY KEY,
+                dm_closed    INTEGER NOT NULL DEFAULT 0 CHECK (dm_closed IN (0, 1)),
+                four_colour  INTEGER NOT NULL DEFAULT 0 CHECK (four_colour IN (0, 1)),
+                hand_sort    TEXT    NOT NULL DEFAULT 'suit',
+                locale       TEXT
+            )
+            """,
+        ),
+    ),
+    Migration(
+        3,
+        "game results for statistics",
+        (
+            """
+            CREATE TABLE game_results (
+                id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                table_id     INTEGER NOT NULL REFERENCES tables (id),
+                guild_id     INTEGER NOT NULL,
+                variant      TEXT    NOT NULL,
+                mode         TEXT    NOT NULL,
+                seats        TEXT    NOT NULL,
+                winner_side  INTEGER,
+                scores       TEXT    NOT NULL,
+                started_at   TEXT    NOT NULL,
+                ended_at     TEXT    NOT NULL
+            )
+            """,
+            "CREATE INDEX game_results_guild ON game_results (guild_id, ended_at)",
+            "CREATE UNIQUE INDEX game_results_table ON game_results (table_id)",
+        ),
+    ),
+)
+
+LATEST_VERSION: int = MIGRATIONS[-1].version
+
+
+def _check_numbering() -> None:
+    """Fail at import if someone breaks the 1, 2, 3… numbering."""
+    for index, migration in enumerate(MIGRATIONS, start=1):
+        if migration.version != index:
+            raise RuntimeError(f"migration #{index} is numbered {migration.version}")
+
+
+_check_numbering()
+
+
+async def get_user_version(conn: aiosqlite.Connection) -> int:
+    """The schema version stored in the database header (0 for a new file)."""
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def rollback_quietly(conn: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open; SQLite may already have rolled back on error."""
+    if conn.in_transaction:
+        await conn.execute("ROLLBACK")
+
+
+async def apply_migrations(
+    conn: aiosqlite.Connection,
+    target: int = LATEST_VERSION,
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+) -> tuple[int, int]:
+    """Bring *conn* to schema *target*, one transaction per step; return (before, after).
+
+    The connection must be in autocommit mode (``isolation_level=None``) so the
+    explicit ``BEGIN IMMEDIATE`` is the only transaction. ``BEGIN IMMEDIATE``
+    takes the write lock before reading the version, so two processes starting
+    at once cannot both apply the same step.
+    """
+    before = await get_user_version(conn)
+    current = before
+    for migration in migrations:
+        if migration.version > target:
+            break
+        if migration.version <= current:
+            continue
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Re-read under the lock: another process may have migrated meanwhile.
+            if await get_user_version(conn) >= migration.version:
+                await conn.execute("ROLLBACK")
+                current = await get_user_version(conn)
+                continue
+            for statement in migration.statements:
+                await conn.execute(statement)
+            # PRAGMA values cannot be bound as parameters; version is an int we own.
+            await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await rollback_quietly(conn)
+            raise
+        current = migration.version
+    return before, current

@@ -1,0 +1,1 @@
+"""Helper programs the tests start as real subprocesses."""

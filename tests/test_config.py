@@ -1,0 +1,143 @@
+"""Settings: defaults, .env loading, precedence, friendly validation, token helpers."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from dotenv import dotenv_values
+
+from bot.config import (
+    SETTING_NAMES,
+    ConfigError,
+    Settings,
+    application_id_from_token,
+    load_settings,
+    mask_token,
+    token_is_well_formed,
+)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+APP_ID = 123456789012345678
+
+
+def fake_token(app_id: int = APP_ID) -> str:
+    """A token with the right shape; it has never been valid for anything."""
+    first = base64.urlsafe_b64encode(str(app_id).encode()).decode().rstrip("=")
+    return f"{first}.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789_-AB"
+
+
+def test_defaults_without_environment_or_file(tmp_path: Path) -> None:
+    settings = load_settings({}, env_file=None, cwd=tmp_path)
+    assert settings == Settings(database=tmp_path / "rummy.db")
+    assert settings.discord_token is None
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+    assert settings.turn_timeout_seconds == 0
+    assert settings.next_round_delay_seconds == 30
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-file\n"
+        "RUMMY_DATABASE=data/bot.db\n"
+        "RUMMY_DEV_GUILD_ID=987654321098765432\n"
+        "RUMMY_LOG_LEVEL=debug\n"
+        "RUMMY_TURN_TIMEOUT_SECONDS=90\n"
+    )
+    settings = load_settings({"DISCORD_TOKEN": "from-env"}, cwd=tmp_path)
+    assert settings.discord_token == "from-env"
+    assert settings.database == tmp_path / "data" / "bot.db"
+    assert settings.dev_guild_id == 987654321098765432
+    assert settings.log_level == "DEBUG"
+    assert settings.turn_timeout_seconds == 90
+
+
+def test_absolute_database_path_is_kept(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "x.db"
+    settings = load_settings({"RUMMY_DATABASE": str(target)}, env_file=None, cwd=Path("/"))
+    assert settings.database == target
+
+
+def test_empty_values_mean_default(tmp_path: Path) -> None:
+    empty = {name: "  " for name in SETTING_NAMES}
+    assert load_settings(empty, env_file=None, cwd=tmp_path) == Settings(
+        database=tmp_path / "rummy.db"
+    )
+
+
+def test_every_problem_is_reported_in_a_sentence(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(
+            {
+                "RUMMY_DEV_GUILD_ID": "my server",
+                "RUMMY_LOG_LEVEL": "loud",
+                "RUMMY_TURN_TIMEOUT_SECONDS": "soon",
+                "RUMMY_NEXT_ROUND_DELAY_SECONDS": "-5",
+            },
+            env_file=None,
+            cwd=tmp_path,
+        )
+    problems = caught.value.problems
+    assert len(problems) == 4
+    for name, problem in zip(
+        (
+            "RUMMY_DEV_GUILD_ID",
+            "RUMMY_LOG_LEVEL",
+            "RUMMY_TURN_TIMEOUT_SECONDS",
+            "RUMMY_NEXT_ROUND_DELAY_SECONDS",
+        ),
+        problems,
+        strict=True,
+    ):
+        assert name in problem
+        assert problem.endswith(".")
+    assert "Copy Server ID" in problems[0]
+
+
+def test_env_example_documents_every_setting_and_loads() -> None:
+    example = REPO_ROOT / ".env.example"
+    values = dotenv_values(example)
+    assert set(values) == set(SETTING_NAMES)
+    text = example.read_text()
+    for name in SETTING_NAMES:
+        # Each setting is preceded by a comment explaining it.
+        before = text.split(f"\n{name}=", 1)[0]
+        assert before.rstrip().splitlines()[-1].startswith("#"), name
+    settings = load_settings({}, env_file=example, cwd=REPO_ROOT)
+    assert settings.discord_token is None
+    assert settings.database == REPO_ROOT / "rummy.db"
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "",
+        "not a token",
+        "abc.def.ghi",
+        fake_token() + ".extra",
+        '"' + fake_token() + '"',
+        fake_token().replace(".", " ", 1),
+        "c2VjcmV0c2VjcmV0c2VjcmV0.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789",  # not an id
+    ],
+)
+def test_malformed_tokens(token: str) -> None:
+    assert not token_is_well_formed(token)
+
+
+def test_well_formed_token_and_its_application_id() -> None:
+    token = fake_token()
+    assert token_is_well_formed(token)
+    assert application_id_from_token(token) == APP_ID
+
+
+def test_token_is_never_shown() -> None:
+    token = fake_token()
+    masked = mask_token(token)
+    assert token not in masked
+    assert token.split(".")[2] not in masked
+    assert str(len(token)) in masked
+    settings = Settings(discord_token=token)
+    assert token not in repr(settings)
+    assert token not in str(settings)

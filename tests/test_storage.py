@@ -1,0 +1,389 @@
+"""Tests of the SQLite store on real files: migrations, the version check, round trips."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.storage import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    GameResult,
+    MessageRef,
+    Migration,
+    NewTable,
+    PlayerPrefs,
+    SchemaTooNew,
+    SeatRecord,
+    SqliteStore,
+    StaleVersion,
+    Store,
+    TableClosed,
+    TableNotFound,
+    TableStatus,
+)
+from bot.storage.migrations import apply_migrations, get_user_version
+
+START = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def ticking_clock(start: datetime = START) -> Callable[[], datetime]:
+    """A deterministic clock that advances one second per call."""
+    state = {"now": start}
+
+    def now() -> datetime:
+        state["now"] += timedelta(seconds=1)
+        return state["now"]
+
+    return now
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore(tmp_path / "rummy.db", clock=ticking_clock()) as opened:
+        yield opened
+
+
+def new_table(**overrides: object) -> NewTable:
+    values: dict[str, object] = {
+        "guild_id": 10,
+        "channel_id": 20,
+        "host_id": 30,
+        "variant": "rummy51",
+        "mode": "solo",
+        "options_json": '{"rounds": 3}',
+        "seed": 1234,
+    }
+    values.update(overrides)
+    return NewTable(**values)  # type: ignore[arg-type]
+
+
+def schema_of(path: Path) -> list[tuple[str, str, str]]:
+    """Every schema object of a database, normalised for comparison."""
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+            "ORDER BY type, name"
+        ).fetchall()
+    return [(kind, name, " ".join((sql or "").split())) for kind, name, sql in rows]
+
+
+# --- migrations ------------------------------------------------------------------------
+
+
+def test_migrations_are_numbered_from_one() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, len(MIGRATIONS) + 1))
+    assert len(MIGRATIONS) == LATEST_VERSION
+
+
+async def test_empty_file_migrates_to_newest(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()  # a zero-byte file is a valid, empty SQLite database
+    async with SqliteStore(path) as opened:
+        assert await opened.schema_version() == LATEST_VERSION
+    names = {name for _, name, _ in schema_of(path)}
+    expected = {"tables", "seats", "moves", "message_refs", "meta", "guild_settings"}
+    expected |= {"player_prefs", "game_results"}
+    assert expected <= names
+
+
+@pytest.mark.parametrize("old_version", range(LATEST_VERSION))
+async def test_every_older_schema_migrates_to_newest(tmp_path: Path, old_version: int) -> None:
+    old = tmp_path / f"v{old_version}.db"
+    async with aiosqlite.connect(old, isolation_level=None) as conn:
+        before, after = await apply_migrations(conn, target=old_version)
+        assert (before, after) == (0, old_version)
+        assert await get_user_version(conn) == old_version
+        if old_version >= 1:
+            await conn.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode, "
+                "created_at, updated_at) VALUES (1, 2, 3, 'active', 'v', 'm', ?, ?)",
+                (START.isoformat(), START.isoformat()),
+            )
+            await conn.execute(
+                "INSERT INTO moves (table_id, seq, action, events, created_at) "
+                "VALUES (1, 1, '{}', '[]', ?)",
+                (START.isoformat(),),
+            )
+
+    async with SqliteStore(old) as migrated:
+        assert await migrated.schema_version() == LATEST_VERSION
+        if old_version >= 1:
+            tables = await migrated.list_active_tables()
+            assert [t.id for t in tables] == [1]
+            assert [m.seq for m in await migrated.list_moves(1)] == [1]
+        # Tables added by later migrations are usable.
+        await migrated.set_meta("k", "v")
+        assert await migrated.get_meta("k") == "v"
+
+    fresh = tmp_path / "fresh.db"
+    async with SqliteStore(fresh):
+        pass
+    assert schema_of(old) == schema_of(fresh)
+
+
+async def test_failed_migration_leaves_the_previous_version(tmp_path: Path) -> None:
+    broken = (
+        *MIGRATIONS,
+        Migration(
+            LATEST_VERSION + 1,
+            "half-broken",
+            ("CREATE TABLE half_done (x INTEGER)", "THIS IS NOT SQL"),
+        ),
+    )
+    path = tmp_path / "broken.db"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(conn, target=LATEST_VERSION + 1, migrations=broken)
+        assert await get_user_version(conn) == LATEST_VERSION
+        assert not conn.in_transaction
+    assert "half_done" not in {name for _, name, _ in schema_of(path)}
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    with pytest.raises(SchemaTooNew):
+        await SqliteStore(path).open()
+
+
+async def test_connection_pragmas(store: SqliteStore) -> None:
+    assert await store.pragma("journal_mode") == "wal"
+    assert await store.pragma("synchronous") == "2"  # FULL
+    assert await store.pragma("foreign_keys") == "1"
+    assert int(await store.pragma("busy_timeout")) == 5000
+
+
+def test_sqlite_store_satisfies_the_protocol(tmp_path: Path) -> None:
+    assert isinstance(SqliteStore(tmp_path / "x.db"), Store)
+
+
+# --- tables and moves ---------------------------------------------------------------------
+
+
+async def test_create_and_get_table(store: SqliteStore) -> None:
+    created = await store.create_table(new_table())
+    assert created.version == 0
+    assert created.snapshot_json is None
+    assert created.status == "lobby"
+    assert created.created_at.tzinfo is not None
+    assert await store.get_table(created.id) == created
+    assert await store.get_table(created.id + 1) is None
+
+
+async def test_move_log_round_trip(store: SqliteStore) -> None:
+    table = await store.create_table(new_table())
+    version = table.version
+    for n in range(1, 6):
+        status: TableStatus | None = "active" if n == 1 else None
+        version = await store.commit_move(
+            table.id,
+            version,
+            30 + n,
+            f'{{"a": {n}}}',
+            f'[{{"e": {n}}}]',
+            f'{{"s": {n}}}',
+            status=status,
+        )
+        assert version == n
+    moves = await store.list_moves(table.id)
+    assert [m.seq for m in moves] == [1, 2, 3, 4, 5]
+    assert [m.actor_id for m in moves] == [31, 32, 33, 34, 35]
+    assert moves[2].action_json == '{"a": 3}'
+    assert moves[2].events_json == '[{"e": 3}]'
+    assert moves[0].created_at < moves[-1].created_at
+    assert [m.seq for m in await store.list_moves(table.id, after_seq=3)] == [4, 5]
+    stored = await store.get_table(table.id)
+    assert stored is not None
+    assert stored.version == 5
+    assert stored.snapshot_json == '{"s": 5}'
+    assert stored.status == "active"
+    assert stored.updated_at > table.updated_at
+
+
+async def test_stale_version_is_refused_and_writes_nothing(store: SqliteStore) -> None:
+    table = await store.create_table(new_table())
+    assert await store.commit_move(table.id, 0, 1, '"first"', "[]", '"after first"') == 1
+    with pytest.raises(StaleVersion) as caught:
+        await store.commit_move(table.id, 0, 2, '"second"', "[]", '"after second"')
+    assert (caught.value.expected, caught.value.actual) == (0, 1)
+    with pytest.raises(StaleVersion):
+        await store.commit_move(table.id, 5, 2, '"ahead"', "[]", '"ahead"')
+    stored = await store.get_table(table.id)
+    assert stored is not None
+    assert (stored.version, stored.snapshot_json) == (1, '"after first"')
+    assert [m.action_json for m in await store.list_moves(table.id)] == ['"first"']
+
+
+async def test_racing_moves_on_one_version_only_one_wins(store: SqliteStore) -> None:
+    table = await store.create_table(new_table())
+    results = await asyncio.gather(
+        *(store.commit_move(table.id, 0, n, f'"m{n}"', "[]", f'"s{n}"') for n in range(20)),
+        return_exceptions=True,
+    )
+    assert sum(1 for r in results if r == 1) == 1
+    assert sum(1 for r in results if isinstance(r, StaleVersion)) == 19
+    assert len(await store.list_moves(table.id)) == 1
+
+
+async def test_version_check_holds_across_connections(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    async with SqliteStore(path) as first, SqliteStore(path) as second:
+        table = await first.create_table(new_table())
+        assert await second.commit_move(table.id, 0, 1, "1", "[]", '"second"') == 1
+        with pytest.raises(StaleVersion):
+            await first.commit_move(table.id, 0, 2, "2", "[]", '"first"')
+        reloaded = await first.get_table(table.id)
+        assert reloaded is not None
+        assert reloaded.snapshot_json == '"second"'
+
+
+async def test_finishing_move_closes_the_table(store: SqliteStore) -> None:
+    table = await store.create_table(new_table(status="active"))
+    await store.commit_move(table.id, 0, 1, "1", "[]", '"end"', status="finished")
+    finished = await store.get_table(table.id)
+    assert finished is not None
+    assert finished.status == "finished"
+    assert finished.finished_at is not None
+    with pytest.raises(TableClosed):
+        await store.commit_move(table.id, 1, 1, "2", "[]", '"more"')
+    assert await store.list_active_tables() == []
+
+
+async def test_unknown_table(store: SqliteStore) -> None:
+    with pytest.raises(TableNotFound):
+        await store.commit_move(404, 0, 1, "1", "[]", "{}")
+    with pytest.raises(TableNotFound):
+        await store.update_table_status(404, "cancelled")
+    with pytest.raises(TableNotFound):
+        await store.set_seats(404, [SeatRecord(0, 1)])
+
+
+async def test_status_and_active_listing(store: SqliteStore) -> None:
+    lobby = await store.create_table(new_table())
+    active = await store.create_table(new_table(guild_id=11, status="active"))
+    done = await store.create_table(new_table())
+    cancelled = await store.update_table_status(done.id, "cancelled")
+    assert cancelled.status == "cancelled"
+    assert cancelled.finished_at is not None
+    assert [t.id for t in await store.list_active_tables()] == [lobby.id, active.id]
+    assert [t.id for t in await store.list_active_tables(guild_id=11)] == [active.id]
+    with pytest.raises(ValueError):
+        await store.update_table_status(lobby.id, "paused")  # type: ignore[arg-type]
+    options = await store.update_table_options(lobby.id, '{"rounds": 5}')
+    assert options.options_json == '{"rounds": 5}'
+
+
+async def test_seats_are_replaced_as_a_whole(store: SqliteStore) -> None:
+    table = await store.create_table(new_table())
+    await store.set_seats(table.id, [SeatRecord(0, 100), SeatRecord(1, 200, team=1)])
+    await store.set_seats(
+        table.id, [SeatRecord(1, 200, team=0), SeatRecord(0, None, is_computer=True, team=1)]
+    )
+    assert await store.get_seats(table.id) == [
+        SeatRecord(0, None, is_computer=True, team=1),
+        SeatRecord(1, 200, team=0),
+    ]
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.set_seats(table.id, [SeatRecord(0, None, is_computer=False)])
+    # The failed replacement was rolled back: the previous seats are intact.
+    assert len(await store.get_seats(table.id)) == 2
+
+
+# --- messages, settings, preferences, stats, meta ---------------------------------------
+
+
+async def test_message_refs_upsert_and_delete(store: SqliteStore) -> None:
+    table = await store.create_table(new_table())
+    await store.set_message_ref(MessageRef(table.id, "table", 20, 1))
+    await store.set_message_ref(MessageRef(table.id, "turn_notice", 20, 2))
+    await store.set_message_ref(MessageRef(table.id, "table", 21, 3))
+    assert await store.get_message_refs(table.id) == [
+        MessageRef(table.id, "table", 21, 3),
+        MessageRef(table.id, "turn_notice", 20, 2),
+    ]
+    await store.delete_message_ref(table.id, "turn_notice")
+    assert await store.get_message_refs(table.id) == [MessageRef(table.id, "table", 21, 3)]
+
+
+async def test_guild_settings(store: SqliteStore) -> None:
+    assert await store.get_guild_setting(1, "locale") is None
+    await store.set_guild_setting(1, "locale", "fr")
+    await store.set_guild_setting(1, "locale", "en")
+    await store.set_guild_setting(2, "locale", "fr")
+    assert await store.get_guild_setting(1, "locale") == "en"
+    await store.set_guild_setting(1, "locale", None)
+    assert await store.get_guild_setting(1, "locale") is None
+    assert await store.get_guild_setting(2, "locale") == "fr"
+
+
+async def test_player_prefs(store: SqliteStore) -> None:
+    assert await store.get_player_prefs(7) == PlayerPrefs(user_id=7)
+    prefs = PlayerPrefs(user_id=7, dm_closed=True, four_colour=True, hand_sort="rank", locale="fr")
+    await store.set_player_prefs(prefs)
+    assert await store.get_player_prefs(7) == prefs
+    await store.set_player_prefs(PlayerPrefs(user_id=7))
+    assert await store.get_player_prefs(7) == PlayerPrefs(user_id=7)
+
+
+async def test_game_results(store: SqliteStore) -> None:
+    first = await store.create_table(new_table())
+    second = await store.create_table(new_table())
+    for table, ended in ((first, START), (second, START + timedelta(hours=1))):
+        result = GameResult(
+            table_id=table.id,
+            guild_id=10,
+            variant="rummy51",
+            mode="solo",
+            seats_json='[{"seat": 0, "user": 100}]',
+            winner_side=0,
+            scores_json="[0, 51]",
+            started_at=ended - timedelta(minutes=20),
+            ended_at=ended,
+        )
+        assert await store.record_game_result(result) > 0
+    results = await store.list_game_results(10)
+    assert [r.table_id for r in results] == [second.id, first.id]
+    assert results[0].ended_at == START + timedelta(hours=1)
+    assert await store.list_game_results(99) == []
+
+
+async def test_meta(store: SqliteStore) -> None:
+    assert await store.get_meta("command_tree_hash") is None
+    await store.set_meta("command_tree_hash", "abc")
+    await store.set_meta("command_tree_hash", "def")
+    assert await store.get_meta("command_tree_hash") == "def"
+
+
+async def test_data_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "reopen.db"
+    async with SqliteStore(path) as first:
+        table = await first.create_table(new_table())
+        await first.commit_move(table.id, 0, 1, "1", "[]", '"s1"')
+    async with SqliteStore(path) as second:
+        reopened = await second.get_table(table.id)
+        assert reopened is not None
+        assert reopened.version == 1
+
+
+async def test_naive_clock_is_rejected(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "naive.db", clock=lambda: datetime(2025, 1, 1)) as naive:
+        with pytest.raises(ValueError):
+            await naive.create_table(new_table())
+
+
+async def test_closed_store_refuses_work(tmp_path: Path) -> None:
+    closed = SqliteStore(tmp_path / "closed.db")
+    await closed.open()
+    await closed.close()
+    await closed.close()  # closing twice is harmless
+    assert not closed.is_open
+    with pytest.raises(Exception, match="not open"):
+        await closed.get_meta("x")
