@@ -122,6 +122,7 @@ class SeatRecord:
     user_id: int | None
     is_computer: bool = False
     team: int | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

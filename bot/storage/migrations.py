@@ -136,6 +136,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE UNIQUE INDEX game_results_table ON game_results (table_id)",
         ),
     ),
+    Migration(
+        4,
+        "display names on seats (shown in images without member look-ups)",
+        ("ALTER TABLE seats ADD COLUMN name TEXT",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version
