@@ -1,0 +1,91 @@
+"""Card-table images (Pillow): engine values in, PNG bytes out. No discord import here.
+
+Why a separate package: the images are a pure function of plain scene values (see
+:mod:`bot.render.scene`), so they can be golden-tested, benchmarked and run in a worker thread.
+The ``*_async`` wrappers run the CPU-bound work with :func:`asyncio.to_thread` so the bot's event
+loop never blocks on drawing or PNG compression.
+
+The sprite cache lives in a :class:`Renderer`. These functions use a process-wide one, built on
+first use by :func:`default_renderer` (an ``lru_cache`` on a factory with no arguments); pass
+``renderer=`` to use your own (tests do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from .renderer import Renderer
+from .scene import (
+    HAND_LABELS,
+    ROUND_END_LABELS,
+    TABLE_LABELS,
+    HandScene,
+    PlayerResult,
+    RoundEndScene,
+    SeatInfo,
+    SideScore,
+    TableMeld,
+    TableScene,
+    labels_from,
+)
+
+__all__ = [
+    "HAND_LABELS",
+    "ROUND_END_LABELS",
+    "TABLE_LABELS",
+    "HandScene",
+    "PlayerResult",
+    "Renderer",
+    "RoundEndScene",
+    "SeatInfo",
+    "SideScore",
+    "TableMeld",
+    "TableScene",
+    "default_renderer",
+    "labels_from",
+    "render_hand",
+    "render_hand_async",
+    "render_round_end",
+    "render_round_end_async",
+    "render_table",
+    "render_table_async",
+]
+
+
+@functools.lru_cache(maxsize=1)
+def default_renderer() -> Renderer:
+    """The shared renderer (fonts and card sprites are built once per process)."""
+    return Renderer()
+
+
+def render_hand(scene: HandScene, renderer: Renderer | None = None) -> bytes:
+    """PNG of a player's hand."""
+    return (renderer or default_renderer()).hand(scene)
+
+
+def render_table(scene: TableScene, renderer: Renderer | None = None) -> bytes:
+    """PNG of the table."""
+    return (renderer or default_renderer()).table(scene)
+
+
+def render_round_end(scene: RoundEndScene, renderer: Renderer | None = None) -> bytes:
+    """PNG of the end of a round."""
+    return (renderer or default_renderer()).round_end(scene)
+
+
+async def render_hand_async(scene: HandScene, renderer: Renderer | None = None) -> bytes:
+    """:func:`render_hand` in a worker thread."""
+    return await asyncio.to_thread(render_hand, scene, renderer)
+
+
+async def render_table_async(scene: TableScene, renderer: Renderer | None = None) -> bytes:
+    """:func:`render_table` in a worker thread."""
+    return await asyncio.to_thread(render_table, scene, renderer)
+
+
+async def render_round_end_async(
+    scene: RoundEndScene, renderer: Renderer | None = None
+) -> bytes:
+    """:func:`render_round_end` in a worker thread."""
+    return await asyncio.to_thread(render_round_end, scene, renderer)

@@ -1,0 +1,51 @@
+"""PNG encoding: map to one fixed palette of few colours, then zlib at a measured level.
+
+Why a fixed palette: the images are flat colours plus anti-aliased edges, so 128 colours are
+visually lossless here and cut the PNG to about a third of its RGB size (a 24-meld table is
+~175 KB as RGB, ~50 KB as a palette image). Computing a palette per image (octree) costs ~8 ms
+for a big table; mapping onto a palette computed once from :func:`calibration_sheet` costs ~1 ms
+and makes identical scenes give byte-identical files. ``benchmarks/bench_render.py`` measured the
+compression levels; see ``COMPRESS_LEVEL``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image
+
+PALETTE_COLOURS = 128
+#: zlib level, measured by benchmarks/bench_render.py on the 24-meld table (palette image):
+#: 1: 72 KB / 8 ms, 3: 64 KB / 4.6 ms, 6: 52 KB / 9 ms, 9: 49 KB / 60 ms (RGB at 6: 180 KB).
+#: 6 is 18 % smaller than 3 and well inside the 30 ms budget; 9 costs 7x the time for 7 %.
+COMPRESS_LEVEL = 6
+
+
+def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:
+    """The given renders stacked into one RGB image, to compute the shared palette from."""
+    width = max(image.width for image in images)
+    sheet = Image.new("RGB", (width, sum(image.height for image in images)))
+    y = 0
+    for image in images:
+        sheet.paste(image, (0, y))
+        y += image.height
+    return sheet
+
+
+def build_palette(sheet: Image.Image, colours: int = PALETTE_COLOURS) -> Image.Image:
+    """A 'P' image carrying the palette (octree: it keeps rare but vivid colours like badges)."""
+    return sheet.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def to_png(
+    image: Image.Image,
+    palette: Image.Image | None = None,
+    compress_level: int = COMPRESS_LEVEL,
+) -> bytes:
+    """PNG bytes of ``image``, mapped onto ``palette`` without dithering (None keeps RGB)."""
+    if palette is not None:
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=compress_level)
+    return out.getvalue()

@@ -1,0 +1,119 @@
+"""Small drawing helpers shared by the hand, table and round-end images.
+
+Why: text that is measured, truncated and centred the same way everywhere makes the three images
+look like one product, and keeps the per-image modules about layout rather than Pillow details.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rummy_engine.cards import Face
+
+from .fonts import Fonts
+from .theme import BLACK, CARD_EDGE, CARD_FACE, GOLD, RGB, TEXT, CardSize, suit_colour
+
+ELLIPSIS = "…"
+
+
+def text_width(font: ImageFont.FreeTypeFont, text: str) -> int:
+    """Advance width of ``text`` in pixels."""
+    return round(font.getlength(text))
+
+
+def fit(font: ImageFont.FreeTypeFont, text: str, max_width: int) -> str:
+    """``text`` shortened with an ellipsis so that it fits ``max_width`` (long Discord names)."""
+    if text_width(font, text) <= max_width:
+        return text
+    while text and text_width(font, text + ELLIPSIS) > max_width:
+        text = text[:-1]
+    return text + ELLIPSIS if text else ""
+
+
+def readable_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on ``colour`` (badges in team colours)."""
+    r, g, b = colour
+    return BLACK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else TEXT
+
+
+def badge(
+    draw: ImageDraw.ImageDraw,
+    fonts: Fonts,
+    centre: tuple[int, int],
+    radius: int,
+    text: str,
+    colour: RGB,
+) -> None:
+    """A round number badge (meld numbers) in a team colour with a thin dark ring."""
+    cx, cy = centre
+    draw.ellipse(
+        (cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=BLACK, width=2
+    )
+    size = int(radius * (1.3 if len(text) < 2 else 1.1))
+    draw.text((cx, cy + 1), text, font=fonts.get(size), fill=readable_on(colour), anchor="mm")
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 2,
+) -> None:
+    """A rounded label background."""
+    radius = (box[3] - box[1]) // 2
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste an RGBA sprite with its own alpha as the mask."""
+    canvas.paste(sprite, xy, sprite)
+
+
+def marker(draw: ImageDraw.ImageDraw, centre_x: int, bottom: int, width: int) -> None:
+    """A gold down-pointing triangle (the card just drawn, whose turn it is)."""
+    half = width // 2
+    draw.polygon(
+        [
+            (centre_x - half, bottom - width * 2 // 3),
+            (centre_x + half, bottom - width * 2 // 3),
+            (centre_x, bottom),
+        ],
+        fill=GOLD,
+        outline=BLACK,
+    )
+
+
+def joker_label_px(size: CardSize) -> int:
+    """Font size of the "=7♦" joker label for a card size (never below 18 px: it must read)."""
+    return max(18, size.rank_px * 3 // 4)
+
+
+def stands_for_label(
+    draw: ImageDraw.ImageDraw,
+    fonts: Fonts,
+    centre_x: int,
+    top: int,
+    face: Face,
+    size: CardSize,
+    four_colour: bool,
+) -> int:
+    """The small "=7♦" pill under a joker telling what it stands for; returns its bottom.
+
+    The text is the engine's own card name (``Face.pretty``), e.g. "6?" for a joker in a set
+    whose missing suit is not fixed yet.
+    """
+    font = fonts.get(joker_label_px(size))
+    text = "=" + face.pretty
+    width = text_width(font, text) + 10
+    height = int(font.size) + 6
+    box = (centre_x - width // 2, top, centre_x - width // 2 + width, top + height)
+    pill(draw, box, CARD_FACE, CARD_EDGE, 1)
+    draw.text(
+        (centre_x, top + height // 2 + 1),
+        text,
+        font=font,
+        fill=suit_colour(face.suit, four_colour),
+        anchor="mm",
+    )
+    return box[3]

@@ -1,0 +1,83 @@
+"""The object that owns the render resources (fonts, card sprites, palette) and makes PNGs.
+
+Why an object: the sprite cache and the palette are the expensive state; holding them in a
+``Renderer`` instance makes their lifetime explicit (the bot keeps one, a test can make a fresh
+one) instead of hiding them in module globals. Composition is serialised by a lock because
+FreeType faces are not safe to share between threads; PNG encoding runs outside it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PIL import Image
+
+from . import examples
+from .encode import COMPRESS_LEVEL, PALETTE_COLOURS, build_palette, calibration_sheet, to_png
+from .fonts import Fonts
+from .hand import render_hand_image
+from .round_end import render_round_end_image
+from .scene import HandScene, RoundEndScene, TableScene
+from .sprites import CardSprites
+from .table import render_table_image
+
+Scene = HandScene | TableScene | RoundEndScene
+
+
+class Renderer:
+    """Scenes in, PNG bytes out. Safe to call from several worker threads.
+
+    ``colours=None`` writes full-colour RGB PNGs (used by the benchmark to compare).
+    """
+
+    def __init__(
+        self,
+        fonts: Fonts | None = None,
+        colours: int | None = PALETTE_COLOURS,
+        compress_level: int = COMPRESS_LEVEL,
+    ) -> None:
+        self.fonts = fonts or Fonts()
+        self.sprites = CardSprites(self.fonts)
+        self.colours = colours
+        self.compress_level = compress_level
+        self._lock = threading.Lock()
+        self._palette: Image.Image | None = None
+
+    # -- images (RGB, before encoding): used by tests and the benchmark --------------------
+
+    def image(self, scene: Scene) -> Image.Image:
+        """The composed RGB image of any scene."""
+        with self._lock:
+            if isinstance(scene, HandScene):
+                return render_hand_image(scene, self.fonts, self.sprites)
+            if isinstance(scene, TableScene):
+                return render_table_image(scene, self.fonts, self.sprites)
+            return render_round_end_image(scene, self.fonts, self.sprites)
+
+    def palette(self) -> Image.Image | None:
+        """The shared PNG palette, computed on first use from the example scenes (~0.3 s)."""
+        if self.colours is None:
+            return None
+        if self._palette is None:
+            sheet = calibration_sheet([self.image(s) for s in examples.calibration_scenes()])
+            with self._lock:
+                if self._palette is None:
+                    self._palette = build_palette(sheet, self.colours)
+        return self._palette
+
+    # -- PNG bytes --------------------------------------------------------------------------
+
+    def encode(self, image: Image.Image) -> bytes:
+        return to_png(image, self.palette(), self.compress_level)
+
+    def render(self, scene: Scene) -> bytes:
+        return self.encode(self.image(scene))
+
+    def hand(self, scene: HandScene) -> bytes:
+        return self.render(scene)
+
+    def table(self, scene: TableScene) -> bytes:
+        return self.render(scene)
+
+    def round_end(self, scene: RoundEndScene) -> bytes:
+        return self.render(scene)

@@ -1,0 +1,164 @@
+"""What the renderer draws: small frozen value objects the service layer fills in.
+
+Why separate scene classes instead of reading the game state: the renderer must stay a pure
+function of plain values (engine cards and melds, names, numbers, already-translated labels), so
+it can be tested with hand-made scenes, cached, and run in a worker thread without touching live
+game objects that the event loop may be mutating.
+
+Every word that appears in an image comes in through a ``labels`` mapping, never from the
+renderer. The defaults below are the English catalogue so tests and examples need no i18n set-up;
+the bot builds translated labels with :func:`labels_from` and its ``t()`` function. Label values
+are ``str.format`` templates; the placeholders each key receives are listed next to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from rummy_engine.cards import Card
+from rummy_engine.melds import Meld
+
+#: Table labels: key -> English template (placeholders in braces).
+TABLE_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "round": "Round {n}",  # {n}: round number
+        "turn": "Turn: {name}",  # {name}: whose turn it is
+        "stock": "Stock {n}",  # {n}: cards left in the stock
+        "discard": "Discard {n}",  # {n}: cards in the discard pile
+        "opened": "opened",  # a seat that has laid its opening
+        "no_melds": "No melds on the table yet",
+        "score": "{score} / {limit}",  # {score}, {limit}
+    }
+)
+
+#: Round-end labels.
+ROUND_END_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "went_out": "went out",  # badge next to the player who finished
+        "penalty": "+{n}",  # {n}: penalty points of one player
+        "no_cards": "no cards left",
+        "totals": "Totals",
+        "score": "{score} / {limit}",  # {score}, {limit}
+    }
+)
+
+#: Hand labels (the title is passed in ready-made; these are for the hand's own captions).
+HAND_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "empty": "No cards in hand",
+    }
+)
+
+
+def labels_from(
+    defaults: Mapping[str, str], translate: Callable[[str], str], prefix: str = "render."
+) -> Mapping[str, str]:
+    """Translated labels for one scene kind: ``translate(prefix + key)`` for each default key.
+
+    ``translate`` is expected to return the *template* (e.g. ``lambda k: t(k, locale)``); the
+    renderer fills the placeholders. The English defaults are the catalogue entries to add.
+    """
+    return MappingProxyType({key: translate(prefix + key) for key in defaults})
+
+
+def label(
+    labels: Mapping[str, str], defaults: Mapping[str, str], key: str, **params: object
+) -> str:
+    """One label, formatted; a key missing from ``labels`` falls back to the English default."""
+    template = labels.get(key, defaults[key])
+    return template.format(**params) if params else template
+
+
+@dataclass(frozen=True)
+class HandScene:
+    """One player's hand, as the private hand message shows it.
+
+    ``cards`` is already in display order (``rummy_engine.cards.sort_key``), the same order as
+    the text list the bot prints: the small number under each card is its 1-based position in
+    ``cards``. ``groups``, when the player sorts by melds, are the melds the solver found; any
+    card of ``cards`` that is in no group is drawn after them, in ``cards`` order.
+    """
+
+    cards: tuple[Card, ...]
+    drawn: Card | None = None
+    groups: tuple[tuple[Card, ...], ...] | None = None
+    four_colour: bool = False
+    title: str = ""
+    labels: Mapping[str, str] = field(default_factory=lambda: HAND_LABELS)
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """A side (a player, or a team in 2v2) and its running score against the game's limit."""
+
+    name: str
+    score: int
+    limit: int | None
+    colour_index: int
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table with the number ``/rummy add`` and the meld select use."""
+
+    number: int
+    meld: Meld
+    side_index: int
+    owner_name: str = ""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat around the table, in turn order."""
+
+    name: str
+    cards_in_hand: int
+    side_index: int
+    opened: bool = False
+    is_turn: bool = False
+
+
+@dataclass(frozen=True)
+class TableScene:
+    """The shared table: header, seats, piles and every meld.
+
+    ``side_index`` (in melds and seats) indexes ``sides``; a side's colour is its
+    ``colour_index`` into the renderer's team palette.
+    """
+
+    title: str
+    round_no: int
+    sides: tuple[SideScore, ...]
+    turn_name: str
+    melds: tuple[TableMeld, ...] = ()
+    discard_top: Card | None = None
+    discard_count: int = 0
+    stock_count: int = 0
+    seats: tuple[SeatInfo, ...] = ()
+    four_colour: bool = False
+    labels: Mapping[str, str] = field(default_factory=lambda: TABLE_LABELS)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's end of round: the cards left in hand and what they cost."""
+
+    name: str
+    side_index: int
+    cards: tuple[Card, ...]
+    penalty: int
+    went_out: bool = False
+
+
+@dataclass(frozen=True)
+class RoundEndScene:
+    """End of a round: every player's remaining cards and penalty, then the sides' totals."""
+
+    title: str
+    players: tuple[PlayerResult, ...]
+    totals: tuple[SideScore, ...]
+    note: str = ""
+    four_colour: bool = False
+    labels: Mapping[str, str] = field(default_factory=lambda: ROUND_END_LABELS)

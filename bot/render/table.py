@@ -1,0 +1,335 @@
+"""The table image: header (variant, round, scores, turn), seats, piles, and every meld.
+
+Why this shape: players glance at the table to answer "whose turn, what is the score, where can I
+lay off?". The header answers the first two; each meld carries the number ``/rummy add`` uses in a
+badge of its side's colour, and every joker says what it stands for. Melds wrap into rows like
+words, and the cards shrink (three sizes) when there are many melds, so 20+ melds still fit an
+image that a phone shows without the cards turning into specks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from rummy_engine.cards import Face
+
+from .fonts import Fonts
+from .layout import fan_width, flow
+from .paint import badge, fit, joker_label_px, paste, pill, stands_for_label, text_width
+from .scene import TABLE_LABELS, SideScore, TableMeld, TableScene, label
+from .sprites import CardSprites
+from .theme import (
+    BACK,
+    CARD_EDGE,
+    FELT,
+    FELT_DARK,
+    FELT_LINE,
+    GOLD,
+    SLOT,
+    TABLE_L,
+    TABLE_M,
+    TABLE_S,
+    TEXT,
+    TEXT_DIM,
+    CardSize,
+    team_colour,
+)
+
+WIDTH = 760
+MARGIN = 16
+TITLE_PX = 28
+CHIP_PX = 20
+SEAT_PX = 20
+PILE_LABEL_PX = 20
+BADGE_W = 36
+BLOCK_GAP = 12
+ROW_GAP = 10
+BAR_H = 5
+#: Card sizes for melds, biggest first; the first whose rows fit ``MELDS_BUDGET`` px is used,
+#: so a table stays about as tall as it is wide (a phone shows it without scrolling).
+TIERS: tuple[CardSize, ...] = (TABLE_L, TABLE_M, TABLE_S)
+MELDS_BUDGET = 640
+
+
+@dataclass(frozen=True)
+class _Block:
+    meld: TableMeld
+    width: int
+    label_lines: int
+
+
+def render_table_image(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
+    """Compose the table (RGB)."""
+    size, blocks, rows, row_heights = _choose_tier(scene.melds, fonts)
+    header = _Header(scene, fonts)
+    piles_h = TABLE_L.height + 40
+    seats_h = max(len(scene.seats), 1) * 30 + 8
+    info_h = max(piles_h, seats_h) + 16
+    melds_h = sum(row_heights) + ROW_GAP * max(len(rows) - 1, 0) if rows else 44
+    height = header.height + info_h + melds_h + 2 * MARGIN
+    canvas = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(canvas)
+    header.draw(draw)
+    y = header.height + 12
+    _draw_piles(canvas, draw, scene, fonts, sprites, y)
+    _draw_seats(draw, scene, fonts, y)
+    y += info_h
+    draw.line((MARGIN, y - 8, WIDTH - MARGIN, y - 8), fill=FELT_LINE, width=2)
+    if not rows:
+        draw.text(
+            (WIDTH // 2, y + 18),
+            label(scene.labels, TABLE_LABELS, "no_melds"),
+            font=fonts.get(SEAT_PX),
+            fill=TEXT_DIM,
+            anchor="mm",
+        )
+    for row, row_h in zip(rows, row_heights, strict=True):
+        x = MARGIN
+        for i in row:
+            _draw_block(canvas, draw, blocks[i], scene, fonts, sprites, size, x, y)
+            x += blocks[i].width + BLOCK_GAP
+        y += row_h + ROW_GAP
+    return canvas
+
+
+# -- melds ----------------------------------------------------------------------------------
+
+
+def _joker_labels(meld: TableMeld, size: CardSize, fonts: Fonts) -> list[tuple[int, Face, int]]:
+    """(card index, what it stands for, label line) of each joker of a meld.
+
+    A label is centred under its joker's visible strip; when it would touch the previous
+    label (two jokers side by side) it drops to a second line.
+    """
+    font = fonts.get(joker_label_px(size))
+    out: list[tuple[int, Face, int]] = []
+    last_right, line = -10_000, 0
+    for i, (card, face) in enumerate(zip(meld.meld.cards, meld.meld.stands_for, strict=True)):
+        if not card.is_joker:
+            continue
+        centre = i * size.step + size.step // 2
+        half = (text_width(font, "=" + face.pretty) + 10) // 2
+        line = 1 if centre - half < last_right + 2 and line == 0 else 0
+        if line == 0:
+            last_right = centre + half
+        out.append((i, face, line))
+    return out
+
+
+def _label_line_h(size: CardSize) -> int:
+    return joker_label_px(size) + 10
+
+
+def _choose_tier(
+    melds: Sequence[TableMeld], fonts: Fonts
+) -> tuple[CardSize, list[_Block], list[list[int]], list[int]]:
+    """The biggest card size whose wrapped meld rows fit the height budget (else the smallest).
+
+    Returns the size, the blocks, the rows (block indexes) and each row's height.
+    """
+    usable = WIDTH - 2 * MARGIN
+    for size in TIERS:
+        blocks = [
+            _Block(
+                m,
+                BADGE_W + fan_width(len(m.meld.cards), size),
+                max((line + 1 for _, _, line in _joker_labels(m, size, fonts)), default=0),
+            )
+            for m in melds
+        ]
+        rows = flow([b.width for b in blocks], usable, BLOCK_GAP)
+        heights = [
+            size.height + BAR_H + 6 + max(blocks[i].label_lines for i in row) * _label_line_h(size)
+            for row in rows
+        ]
+        if sum(heights) + ROW_GAP * max(len(rows) - 1, 0) <= MELDS_BUDGET:
+            break
+    return size, blocks, rows, heights
+
+
+def _draw_block(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    block: _Block,
+    scene: TableScene,
+    fonts: Fonts,
+    sprites: CardSprites,
+    size: CardSize,
+    x: int,
+    y: int,
+) -> None:
+    """One meld: number badge, the fanned cards, a bar in the side's colour, joker labels."""
+    tm = block.meld
+    colour = team_colour(_side_colour(scene.sides, tm.side_index))
+    badge(draw, fonts, (x + BADGE_W // 2 - 1, y + 18), 17, str(tm.number), colour)
+    fan_x = x + BADGE_W
+    count = len(tm.meld.cards)
+    for i, card in enumerate(tm.meld.cards):
+        paste(canvas, sprites.face(card, size, scene.four_colour), (fan_x + i * size.step, y))
+    bar_y = y + size.height + 3
+    draw.rounded_rectangle(
+        (fan_x, bar_y, fan_x + fan_width(count, size) - 1, bar_y + BAR_H - 1),
+        radius=2,
+        fill=colour,
+    )
+    label_top = bar_y + BAR_H + 3
+    for i, face, line in _joker_labels(tm, size, fonts):
+        centre = fan_x + i * size.step + size.step // 2
+        top = label_top + line * _label_line_h(size)
+        stands_for_label(draw, fonts, centre, top, face, size, scene.four_colour)
+
+
+def _side_colour(sides: Sequence[SideScore], index: int) -> int:
+    return sides[index].colour_index if 0 <= index < len(sides) else index
+
+
+# -- header, piles, seats -------------------------------------------------------------------
+
+
+class _Header:
+    """Title + round on the left, whose turn on the right, then one chip per side's score."""
+
+    def __init__(self, scene: TableScene, fonts: Fonts) -> None:
+        self.scene, self.fonts = scene, fonts
+        chip_font = fonts.get(CHIP_PX)
+        self.chips = [
+            (side, self._chip_text(side), text_width(chip_font, self._chip_text(side)) + 40)
+            for side in scene.sides
+        ]
+        self.chip_rows = flow([w for _, _, w in self.chips], WIDTH - 2 * MARGIN, 8)
+        self.height = 54 + len(self.chip_rows) * 36 + 6
+
+    def _chip_text(self, side: SideScore) -> str:
+        if side.limit is None:
+            return f"{side.name}  {side.score}"
+        score = label(self.scene.labels, TABLE_LABELS, "score", score=side.score, limit=side.limit)
+        return f"{side.name}  {score}"
+
+    def draw(self, draw: ImageDraw.ImageDraw) -> None:
+        scene, fonts = self.scene, self.fonts
+        draw.rectangle((0, 0, WIDTH, self.height), fill=FELT_DARK)
+        draw.line((0, self.height, WIDTH, self.height), fill=GOLD, width=2)
+        title_font, turn_font = fonts.get(TITLE_PX), fonts.get(22)
+        turn = label(scene.labels, TABLE_LABELS, "turn", name=scene.turn_name)
+        round_text = label(scene.labels, TABLE_LABELS, "round", n=scene.round_no)
+        left = f"{scene.title} · {round_text}" if scene.title else round_text
+        turn_w = min(text_width(turn_font, turn), (WIDTH - 2 * MARGIN) // 2)
+        turn = fit(turn_font, turn, turn_w)
+        left = fit(title_font, left, WIDTH - 2 * MARGIN - turn_w - 40)
+        draw.text((MARGIN, 29), left, font=title_font, fill=TEXT, anchor="lm")
+        tw = text_width(turn_font, turn)
+        pill(draw, (WIDTH - MARGIN - tw - 22, 13, WIDTH - MARGIN, 45), GOLD)
+        draw.text((WIDTH - MARGIN - 11, 30), turn, font=turn_font, fill=FELT_DARK, anchor="rm")
+        chip_font = fonts.get(CHIP_PX)
+        y = 56
+        for row in self.chip_rows:
+            x = MARGIN
+            for i in row:
+                side, text, width = self.chips[i]
+                colour = team_colour(side.colour_index)
+                pill(draw, (x, y, x + width, y + 30), FELT, colour, 2)
+                draw.ellipse((x + 9, y + 8, x + 23, y + 22), fill=colour)
+                draw.text((x + 30, y + 16), text, font=chip_font, fill=TEXT, anchor="lm")
+                x += width + 8
+            y += 36
+
+
+def _draw_piles(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    scene: TableScene,
+    fonts: Fonts,
+    sprites: CardSprites,
+    y: int,
+) -> None:
+    """Stock (a back with its count) and the discard pile (its top card), like on a table."""
+    size = TABLE_L
+    font = fonts.get(PILE_LABEL_PX)
+    x = MARGIN + 4
+    if scene.stock_count > 0:
+        back = sprites.back(size)
+        for depth in (4, 2):
+            paste(canvas, back, (x + depth, y + depth))
+        paste(canvas, back, (x, y))
+    else:
+        draw.rounded_rectangle(
+            (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
+        )
+    stock = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
+    draw.text(
+        (x + size.width // 2 + 2, y + size.height + 20),
+        fit(font, stock, size.width + 30),
+        font=font,
+        fill=TEXT,
+        anchor="mm",
+    )
+    x += size.width + 38
+    if scene.discard_top is not None:
+        if scene.discard_count > 1:
+            draw.rounded_rectangle(
+                (x + 3, y + 3, x + size.width + 2, y + size.height + 2),
+                radius=size.radius,
+                fill=(235, 235, 235),
+                outline=CARD_EDGE,
+            )
+        paste(canvas, sprites.face(scene.discard_top, size, scene.four_colour), (x, y))
+    else:
+        draw.rounded_rectangle(
+            (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
+        )
+    discard = label(scene.labels, TABLE_LABELS, "discard", n=scene.discard_count)
+    draw.text(
+        (x + size.width // 2 + 2, y + size.height + 20),
+        fit(font, discard, size.width + 30),
+        font=font,
+        fill=TEXT,
+        anchor="mm",
+    )
+
+
+SEATS_X = MARGIN + 2 * TABLE_L.width + 80
+
+
+def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: int) -> None:
+    """One line per seat: side colour, name, cards in hand, opened; gold for whose turn."""
+    font = fonts.get(SEAT_PX)
+    small = fonts.get(16)
+    right = WIDTH - MARGIN
+    opened = label(scene.labels, TABLE_LABELS, "opened")
+    opened_w = text_width(small, opened) + 16
+    for seat in scene.seats:
+        colour = team_colour(_side_colour(scene.sides, seat.side_index))
+        cy = y + 14
+        if seat.is_turn:
+            pill(draw, (SEATS_X - 6, y, right, y + 28), FELT_DARK, GOLD, 2)
+            marker_x = SEATS_X + 8
+            draw.polygon(
+                [(marker_x - 5, cy - 7), (marker_x - 5, cy + 7), (marker_x + 6, cy)], fill=GOLD
+            )
+        else:
+            draw.ellipse((SEATS_X + 2, cy - 6, SEATS_X + 14, cy + 6), fill=colour)
+        count = str(seat.cards_in_hand)
+        count_w = text_width(font, count)
+        # a tiny card back, then the count: "how many cards does each player hold?"
+        cx = right - 12 - count_w - 22
+        draw.rounded_rectangle(
+            (cx, cy - 10, cx + 15, cy + 10), radius=3, fill=BACK, outline=TEXT, width=1
+        )
+        draw.text((right - 10, cy + 1), count, font=font, fill=TEXT, anchor="rm")
+        name_right = cx - 10
+        if seat.opened:
+            ox = cx - 10 - opened_w
+            pill(draw, (ox, cy - 10, ox + opened_w - 4, cy + 10), FELT_LINE)
+            draw.text(
+                (ox + (opened_w - 4) // 2, cy + 1), opened, font=small, fill=TEXT, anchor="mm"
+            )
+            name_right = ox - 8
+        name_x = SEATS_X + 22
+        name = fit(font, seat.name, name_right - name_x)
+        draw.text(
+            (name_x, cy + 1), name, font=font, fill=GOLD if seat.is_turn else TEXT, anchor="lm"
+        )
+        y += 30

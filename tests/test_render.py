@@ -1,0 +1,312 @@
+"""Card images: golden images (appearance changes are deliberate), phone readability, size,
+colour schemes, markers, threading.
+
+Regenerate the reference images after an intended change of appearance with
+
+    RUMMY_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py -q
+
+then look at every file in tests/golden/ before committing them.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import dataclasses
+import io
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.render import (
+    HandScene,
+    Renderer,
+    TableScene,
+    examples,
+    render_hand,
+    render_hand_async,
+    render_round_end_async,
+    render_table_async,
+)
+from bot.render.fonts import FONT_PATH
+from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
+from bot.render.layout import layout_hand, order_hand, row_breaks
+from bot.render.renderer import Scene
+from bot.render.scene import TABLE_LABELS
+from bot.render.table import TIERS, _choose_tier
+from bot.render.theme import BLUE, FELT, GOLD, GREEN, HAND, RED
+from rummy_engine.cards import Card, Suit
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("RUMMY_UPDATE_GOLDEN") == "1"
+PHONE_WIDTH = 400  # CSS px Discord gives an image on a phone in portrait
+
+GOLDEN_SCENES: dict[str, Callable[[], Scene]] = {
+    "hand_15": examples.hand_15,
+    "hand_15_four_colour": lambda: examples.hand_15(four_colour=True),
+    "hand_by_melds": examples.hand_by_melds,
+    "hand_small": examples.hand_small,
+    "table_5": lambda: examples.table(5),
+    "table_24": lambda: examples.table(24),
+    "table_six_sides": examples.many_sides_table,
+    "round_end": examples.round_end,
+}
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    """One renderer for the module: building sprites and the palette takes most of a second."""
+    return Renderer()
+
+
+def decode(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def count_near(image: Image.Image, colour: tuple[int, int, int], tolerance: int = 12) -> int:
+    """Pixels within ``tolerance`` (per channel) of ``colour``."""
+    r, g, b = colour
+    bands = image.split()
+    masks = [
+        band.point(lambda v, c=c: 255 if abs(v - c) <= tolerance else 0)
+        for band, c in zip(bands, (r, g, b), strict=True)
+    ]
+    both = ImageChops.multiply(ImageChops.multiply(masks[0], masks[1]), masks[2])
+    return both.histogram()[255]
+
+
+# -- golden images -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_SCENES))
+def test_golden_image(name: str, renderer: Renderer, tmp_path: Path) -> None:
+    """Rendered image matches tests/golden/<name>.png within a small tolerance.
+
+    Both images are halved (2x2 averages) before comparing, which absorbs anti-aliasing noise
+    between FreeType builds; then the mean difference must stay under 0.3 levels and fewer than
+    0.02 % of pixels may differ by more than 48. Removing the drawn-card marker alone scores
+    0.6 / 0.6 %, so any visible change fails.
+    """
+    png = renderer.render(GOLDEN_SCENES[name]())
+    path = GOLDEN_DIR / f"{name}.png"
+    if UPDATE:
+        GOLDEN_DIR.mkdir(exist_ok=True)
+        path.write_bytes(png)
+        return
+    assert path.exists(), f"missing {path}; run with RUMMY_UPDATE_GOLDEN=1 and review it"
+    actual, expected = decode(png), Image.open(path).convert("RGB")
+    (tmp_path / f"{name}.actual.png").write_bytes(png)
+    assert actual.size == expected.size, f"size changed; actual in {tmp_path}"
+    mean, far = golden_difference(actual, expected)
+    assert mean < 0.3 and far < 0.0002, (
+        f"{name}: mean diff {mean:.2f}, {far:.3%} pixels far off; actual in {tmp_path}"
+    )
+
+
+def golden_difference(actual: Image.Image, expected: Image.Image) -> tuple[float, float]:
+    """(mean difference, share of pixels off by more than 48) of the half-size images."""
+    diff = ImageChops.difference(actual.reduce(2), expected.reduce(2)).convert("L")
+    histogram = diff.histogram()
+    pixels = diff.width * diff.height
+    mean = sum(level * n for level, n in enumerate(histogram)) / pixels
+    return mean, sum(histogram[49:]) / pixels
+
+
+def test_golden_tolerance_catches_a_missing_marker(renderer: Renderer) -> None:
+    """The tolerance is small enough that dropping the drawn-card marker is a failure."""
+    scene = examples.hand_15()
+    marked = decode(renderer.render(scene))
+    unmarked = decode(renderer.render(dataclasses.replace(scene, drawn=None)))
+    mean, far = golden_difference(marked, unmarked)
+    assert mean >= 0.3 or far >= 0.0002
+
+
+def test_goldens_have_no_strays() -> None:
+    """Every reference image belongs to a scene (a renamed scene must not leave an orphan)."""
+    if GOLDEN_DIR.exists():
+        stored = {p.stem for p in GOLDEN_DIR.glob("*.png")}
+        assert stored <= set(GOLDEN_SCENES)
+
+
+# -- readability on a phone --------------------------------------------------------------------
+
+
+def rank_ink_height(sprite: Image.Image, size_step: int) -> int:
+    """Height in px of the rank glyph (first run of inked rows) in a card's corner strip."""
+    card = Image.new("RGB", sprite.size, (255, 255, 255))
+    card.paste(sprite, (0, 0), sprite)
+    grey = card.convert("L").crop((0, 0, size_step, sprite.height // 2))
+    rows = [
+        any(grey.getpixel((x, y)) < 100 for x in range(4, size_step - 2))  # type: ignore[operator]
+        for y in range(3, grey.height)
+    ]
+    start = rows.index(True)
+    end = rows.index(False, start)
+    return end - start
+
+
+def test_hand_index_readable_at_phone_width(renderer: Renderer) -> None:
+    """At 400 px display width the rank of each card in a 15-card hand is at least 16 px tall."""
+    image = renderer.image(examples.hand_15())
+    scale = min(1.0, PHONE_WIDTH / image.width)
+    for card in (Card(10, Suit.SPADES), Card(7, Suit.HEARTS), Card(0, None)):
+        sprite = renderer.sprites.face(card, HAND, False)
+        assert rank_ink_height(sprite, HAND.step) * scale >= 16, card
+    assert image.width <= 640, "a 15-card hand must wrap into rows, not get wider"
+
+
+def test_table_index_readable_at_phone_width(renderer: Renderer) -> None:
+    """Even the smallest meld cards (24 melds) keep a rank of 9+ px at 400 px display width;
+    a few melds use cards twice as legible."""
+    for count, minimum in ((24, 9.0), (5, 12.0)):
+        scene = examples.table(count)
+        image = renderer.image(scene)
+        size = _choose_tier(scene.melds, renderer.fonts)[0]
+        sprite = renderer.sprites.face(Card(10, Suit.CLUBS), size, False)
+        assert rank_ink_height(sprite, size.step) * PHONE_WIDTH / image.width >= minimum
+
+
+def test_hand_of_fifteen_uses_two_balanced_rows() -> None:
+    scene = examples.hand_15()
+    slots = layout_hand(order_hand(scene.cards, None), HAND, 10, 16)
+    per_row = [sum(s.row == r for s in slots) for r in range(2)]
+    assert sorted(per_row) == [7, 8]
+    assert max(s.row for s in slots) == 1
+
+
+def test_row_breaks_prefer_group_boundaries() -> None:
+    # 4 + 5 + 3 + 3 cards: the balanced break at 8 moves to the suit boundary at 9.
+    assert row_breaks(15, {3, 8, 11}, 10) == [(0, 9), (9, 15)]
+    assert row_breaks(7, {2}, 10) == [(0, 7)]
+    assert row_breaks(22, set(), 10) == [(0, 8), (8, 15), (15, 22)]
+
+
+def test_table_shrinks_cards_when_crowded(renderer: Renderer) -> None:
+    few, many = examples.table(5), examples.table(24)
+    assert _choose_tier(few.melds, renderer.fonts)[0] == TIERS[0]
+    assert _choose_tier(many.melds, renderer.fonts)[0] == TIERS[-1]
+    image = renderer.image(many)
+    assert image.height <= 1.6 * image.width
+
+
+# -- size ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [examples.hand_15(), examples.table(24), examples.round_end()],
+    ids=["hand_15", "table_24", "round_end"],
+)
+def test_png_under_150_kb(scene: Scene, renderer: Renderer) -> None:
+    assert len(renderer.render(scene)) < 150 * 1024
+
+
+def test_png_is_a_small_palette_image(renderer: Renderer) -> None:
+    image = Image.open(io.BytesIO(renderer.render(examples.table(24))))
+    assert image.mode == "P"
+    assert len(image.getcolors(256) or ()) <= 128
+
+
+def test_rendering_is_deterministic(renderer: Renderer) -> None:
+    assert renderer.render(examples.table(24)) == Renderer().render(examples.table(24))
+
+
+# -- colours and markers -------------------------------------------------------------------------
+
+
+def test_four_colour_deck_recolours_diamonds_and_clubs(renderer: Renderer) -> None:
+    classic = decode(renderer.render(examples.hand_15()))
+    four = decode(renderer.render(examples.hand_15(four_colour=True)))
+    assert count_near(classic, BLUE) == 0 and count_near(classic, GREEN) == 0
+    assert count_near(four, BLUE) > 2000  # three diamonds: ranks, suits, big pips
+    assert count_near(four, GREEN) > 2000
+    assert count_near(four, RED) < count_near(classic, RED) * 0.75  # 3 of 7 red cards moved
+
+
+def drawn_marker_spot(scene: HandScene) -> tuple[int, int]:
+    """Where the gold marker above the card just drawn must be."""
+    slots = layout_hand(order_hand(scene.cards, None), HAND, 10, 16)
+    slot = next(s for s in slots if s.card == scene.drawn)
+    row_h = TOP + HAND.height + NUMBER_H
+    return MARGIN + slot.x + HAND.step // 2, TITLE_H + slot.row * row_h + TOP - 14
+
+
+def test_drawn_card_is_marked(renderer: Renderer) -> None:
+    scene = examples.hand_15()
+    x, y = drawn_marker_spot(scene)
+    marked = decode(renderer.render(scene))
+    unmarked = decode(renderer.render(dataclasses.replace(scene, drawn=None)))
+    assert count_near(marked.crop((x - 2, y - 2, x + 3, y + 3)), GOLD, 30) == 25
+    assert count_near(unmarked.crop((x - 2, y - 2, x + 3, y + 3)), FELT, 8) == 25
+
+
+def test_index_numbers_follow_the_text_list_order() -> None:
+    """The number under a card is its position in ``cards`` even when sorted by melds."""
+    scene = examples.hand_by_melds()
+    ordered = order_hand(scene.cards, scene.groups)
+    assert sorted(n for _, n, _ in ordered) == list(range(1, len(scene.cards) + 1))
+    assert all(scene.cards[n - 1] == card for card, n, _ in ordered)
+    assert [c for c, _, _ in ordered][:4] == list(scene.groups[0])  # type: ignore[index]
+
+
+def test_labels_come_from_the_scene(renderer: Renderer) -> None:
+    scene = examples.table(3)
+    french = {**TABLE_LABELS, "stock": "Pioche {n}", "turn": "Au tour de {name}"}
+    translated = dataclasses.replace(scene, labels=french)
+    assert renderer.render(translated) != renderer.render(scene)
+
+
+def test_empty_and_edge_scenes_render(renderer: Renderer) -> None:
+    empty = TableScene("Basic rummy", 1, (), "Ann", seats=(), stock_count=0)
+    assert decode(renderer.render(empty)).width > 0
+    assert decode(renderer.render(HandScene(()))).width > 0
+
+
+# -- plumbing ------------------------------------------------------------------------------------
+
+
+async def test_async_wrappers_render_in_a_worker_thread() -> None:
+    threads: list[int] = []
+
+    class Spy(Renderer):
+        def render(self, scene: Scene) -> bytes:
+            threads.append(threading.get_ident())
+            return super().render(scene)
+
+    spy = Spy()
+    main = threading.get_ident()
+    results = await asyncio.gather(
+        render_hand_async(examples.hand_small(), spy),
+        render_table_async(examples.table(2), spy),
+        render_round_end_async(examples.round_end(), spy),
+    )
+    assert all(r.startswith(b"\x89PNG") for r in results)
+    assert len(threads) == 3 and main not in threads
+
+
+def test_default_renderer_is_used_when_none_given() -> None:
+    assert render_hand(examples.hand_small()).startswith(b"\x89PNG")
+
+
+def test_font_ships_with_its_licence() -> None:
+    repo = Path(__file__).resolve().parents[1]
+    assert FONT_PATH.is_relative_to(repo / "assets" / "fonts")
+    licence = (FONT_PATH.parent / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
+    assert "Bitstream" in licence and "Arev" in licence
+
+
+def test_render_package_does_not_import_discord() -> None:
+    package = Path(__file__).resolve().parents[1] / "bot" / "render"
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.split(".")[0] == "discord" for n in names), path
