@@ -475,6 +475,8 @@ class Game:
         extended = self._extend_table(picked[sum(len(m) for m in meld_faces) :], layoffs)
         if self.rules.is_atlas and not remaining:
             raise LayDownRefused("lay.keep_one", variant=self.rules.variant.value)
+        if self.taken is not None and remaining == [self.taken]:
+            raise LayDownRefused("lay.keep_discardable", card=self.taken.pretty)
         opening_value = self._check_lay_rules(seat, new_melds, bool(layoffs), picked, remaining)
         self.hands[seat] = remaining
         self.table = [*extended, *(TableMeld(m, seat) for m in new_melds)]

@@ -93,6 +93,10 @@ ENGLISH: dict[str, str] = {
     # laying down
     "lay.nothing": "Name the melds to lay or the cards to add.",
     "lay.keep_one": "Keep one card to discard: in {variant} you win by discarding your last card.",
+    "lay.keep_discardable": (
+        "Keep a card you can discard: {card} was just taken from the discard pile and cannot be "
+        "discarded this turn."
+    ),
     "lay.no_such_meld": "There is no meld {meld} on the table (melds are numbered 1 to {count}).",
     "simple.all_at_once": (
         "In Simple you lay everything at once to go out: all your cards but one in melds, with at "
