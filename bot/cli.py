@@ -288,12 +288,6 @@ def _describe_settings(settings: Settings, report: Report) -> None:
     )
     report.add("note", t("doctor.settings.guild", guild=guild))
     report.add("note", t("doctor.settings.log_level", level=settings.log_level))
-    timeout = (
-        t("doctor.settings.seconds", value=settings.turn_timeout_seconds)
-        if settings.turn_timeout_seconds
-        else t("doctor.settings.turn_timeout_off")
-    )
-    report.add("note", t("doctor.settings.turn_timeout", value=timeout))
     report.add("note", t("doctor.settings.next_round", value=settings.next_round_delay_seconds))
 
 

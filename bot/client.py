@@ -22,12 +22,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.controller import Controller
+from bot.delivery import Delivery
+from bot.round_timer import RoundTimer
+from bot.services.stats import StatsService
+from bot.services.tables import TableService
 from bot.storage import Store, TableRecord
+from bot.views import DYNAMIC_ITEMS
+from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS
+from rummy_engine import Phase
 
 log = logging.getLogger(__name__)
 
 #: Extensions (cogs) loaded at start, in order. Add a module path here to ship a cog.
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("cogs.rummy",)
 
 #: Meta key prefix under which the hash of the last synced command tree is kept.
 COMMAND_HASH_KEY = "command_tree_hash"
@@ -178,6 +186,11 @@ class RummyBot(commands.Bot):
         self.extension_names = extensions
         self._shutdown_lock = asyncio.Lock()
         self._store_closed = False
+        self.stats = StatsService(store)
+        self.tables = TableService(store, on_game_finished=self.stats.on_game_finished)
+        self.delivery = Delivery(self)
+        self.controller = Controller(self)
+        self.round_timer = RoundTimer(self.controller.auto_next_round)
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -188,6 +201,7 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects."""
         await self.store.open()
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
         for name in self.extension_names:
             await self.load_extension(name)
             log.info("Loaded extension %s", name)
@@ -225,12 +239,21 @@ class RummyBot(commands.Bot):
     async def restore_active_tables(self) -> list[TableRecord]:
         """Bring back lobbies and games that were open when the bot stopped.
 
-        For now it lists them and logs the count; the game service hooks in here
-        to re-attach views and resume turn timers.
+        Buttons need nothing (their custom_ids carry the table and turn and are parsed by the
+        registered dynamic items); rounds that were over get their next-round timer back,
+        counted from the move that ended them.
         """
-        tables = await self.store.list_active_tables()
-        log.info("Restoring %d open table(s)", len(tables))
-        return tables
+        records = await self.store.list_active_tables()
+        log.info("Restoring %d open table(s)", len(records))
+        now = discord.utils.utcnow()
+        for record in records:
+            table = await self.tables.load(record.id)
+            if table.game is not None and table.game.phase is Phase.ROUND_OVER:
+                waited = (now - record.updated_at).total_seconds()
+                self.round_timer.schedule(
+                    record.id, self.settings.next_round_delay_seconds - waited
+                )
+        return records
 
     async def close(self) -> None:
         """Graceful stop: refuse new moves, wait for moves in progress, then close.
@@ -240,6 +263,7 @@ class RummyBot(commands.Bot):
         """
         async with self._shutdown_lock:
             self.inflight.close()
+            await self.round_timer.close()
             if self.inflight.active:
                 log.info("Waiting for %d move(s) in progress", self.inflight.active)
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):

@@ -22,7 +22,6 @@ from bot.i18n import t
 
 DEFAULT_DATABASE = "rummy.db"
 DEFAULT_LOG_LEVEL = "INFO"
-DEFAULT_TURN_TIMEOUT_SECONDS = 0
 DEFAULT_NEXT_ROUND_DELAY_SECONDS = 30
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -30,7 +29,6 @@ ENV_TOKEN = "DISCORD_TOKEN"
 ENV_DATABASE = "RUMMY_DATABASE"
 ENV_DEV_GUILD = "RUMMY_DEV_GUILD_ID"
 ENV_LOG_LEVEL = "RUMMY_LOG_LEVEL"
-ENV_TURN_TIMEOUT = "RUMMY_TURN_TIMEOUT_SECONDS"
 ENV_NEXT_ROUND_DELAY = "RUMMY_NEXT_ROUND_DELAY_SECONDS"
 
 #: Every setting the bot reads, in the order they are documented.
@@ -39,7 +37,6 @@ SETTING_NAMES = (
     ENV_DATABASE,
     ENV_DEV_GUILD,
     ENV_LOG_LEVEL,
-    ENV_TURN_TIMEOUT,
     ENV_NEXT_ROUND_DELAY,
 )
 
@@ -64,7 +61,6 @@ class Settings:
     database: Path = Path(DEFAULT_DATABASE)
     dev_guild_id: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
-    turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
     next_round_delay_seconds: int = DEFAULT_NEXT_ROUND_DELAY_SECONDS
 
     def __repr__(self) -> str:
@@ -73,7 +69,6 @@ class Settings:
         return (
             f"Settings(discord_token={token}, database={str(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
-            f"turn_timeout_seconds={self.turn_timeout_seconds!r}, "
             f"next_round_delay_seconds={self.next_round_delay_seconds!r})"
         )
 
@@ -153,7 +148,6 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         )
         log_level = DEFAULT_LOG_LEVEL
 
-    turn_timeout = non_negative_int(ENV_TURN_TIMEOUT, DEFAULT_TURN_TIMEOUT_SECONDS)
     next_round = non_negative_int(ENV_NEXT_ROUND_DELAY, DEFAULT_NEXT_ROUND_DELAY_SECONDS)
 
     if problems:
@@ -163,7 +157,6 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         database=database,
         dev_guild_id=dev_guild_id,
         log_level=log_level,
-        turn_timeout_seconds=turn_timeout,
         next_round_delay_seconds=next_round,
     )
 

@@ -117,9 +117,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "doctor.settings.guild": "Dev server for instant command updates: {guild}",
         "doctor.settings.guild_none": "none (commands are pushed globally)",
         "doctor.settings.log_level": "Log level: {level}",
-        "doctor.settings.turn_timeout": "Turn timer: {value}",
-        "doctor.settings.turn_timeout_off": "off",
-        "doctor.settings.seconds": "{value} s",
         "doctor.settings.next_round": "Delay before the next round: {value} s",
         "doctor.summary.ok": "Everything looks fine.",
         "doctor.summary.problems": "{count} problem(s) found; see the lines marked PROBLEM.",
@@ -127,6 +124,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bot.shutting_down": "The bot is restarting; please try again in a moment.",
     },
 }
+
+
+def _catalogues() -> None:
+    """Add the engine's refusals and the game's sentences to the English catalogue.
+
+    The engine writes its refusals once, in English (``rummy_engine.messages``); the bot serves
+    them through this same function so French can translate them like any other sentence.
+    """
+    from bot.catalog_game import GAME_EN
+    from bot.catalog_stats import STATS_EN
+    from rummy_engine.messages import ENGLISH as ENGINE_EN
+
+    english = MESSAGES[DEFAULT_LOCALE]
+    for catalogue in (ENGINE_EN, GAME_EN, STATS_EN):
+        for key, template in catalogue.items():
+            english.setdefault(key, template)
+
+
+_catalogues()
 
 
 def t(key: str, locale: str = DEFAULT_LOCALE, **params: object) -> str:
@@ -142,4 +158,7 @@ def t(key: str, locale: str = DEFAULT_LOCALE, **params: object) -> str:
         template = MESSAGES[DEFAULT_LOCALE].get(key, key)
     if not params:
         return template
+    variant = params.get("variant")
+    if isinstance(variant, str) and f"variant.{variant}" in MESSAGES[DEFAULT_LOCALE]:
+        params = {**params, "variant": t(f"variant.{variant}", locale)}
     return template.format(**params)

@@ -34,7 +34,6 @@ def test_defaults_without_environment_or_file(tmp_path: Path) -> None:
     assert settings.discord_token is None
     assert settings.dev_guild_id is None
     assert settings.log_level == "INFO"
-    assert settings.turn_timeout_seconds == 0
     assert settings.next_round_delay_seconds == 30
 
 
@@ -44,14 +43,14 @@ def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
         "RUMMY_DATABASE=data/bot.db\n"
         "RUMMY_DEV_GUILD_ID=987654321098765432\n"
         "RUMMY_LOG_LEVEL=debug\n"
-        "RUMMY_TURN_TIMEOUT_SECONDS=90\n"
+        "RUMMY_NEXT_ROUND_DELAY_SECONDS=90\n"
     )
     settings = load_settings({"DISCORD_TOKEN": "from-env"}, cwd=tmp_path)
     assert settings.discord_token == "from-env"
     assert settings.database == tmp_path / "data" / "bot.db"
     assert settings.dev_guild_id == 987654321098765432
     assert settings.log_level == "DEBUG"
-    assert settings.turn_timeout_seconds == 90
+    assert settings.next_round_delay_seconds == 90
 
 
 def test_absolute_database_path_is_kept(tmp_path: Path) -> None:
@@ -73,19 +72,17 @@ def test_every_problem_is_reported_in_a_sentence(tmp_path: Path) -> None:
             {
                 "RUMMY_DEV_GUILD_ID": "my server",
                 "RUMMY_LOG_LEVEL": "loud",
-                "RUMMY_TURN_TIMEOUT_SECONDS": "soon",
-                "RUMMY_NEXT_ROUND_DELAY_SECONDS": "-5",
+                "RUMMY_NEXT_ROUND_DELAY_SECONDS": "soon",
             },
             env_file=None,
             cwd=tmp_path,
         )
     problems = caught.value.problems
-    assert len(problems) == 4
+    assert len(problems) == 3
     for name, problem in zip(
         (
             "RUMMY_DEV_GUILD_ID",
             "RUMMY_LOG_LEVEL",
-            "RUMMY_TURN_TIMEOUT_SECONDS",
             "RUMMY_NEXT_ROUND_DELAY_SECONDS",
         ),
         problems,

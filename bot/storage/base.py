@@ -10,7 +10,7 @@ or discord.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, Protocol, runtime_checkable
@@ -300,3 +300,173 @@ class Store(Protocol):
     async def set_meta(self, key: str, value: str) -> None:
         """Set a bookkeeping value."""
         ...
+
+    # --- recorded games, ratings and the leaderboard (migration 5) ------------------------
+    async def record_game(self, game: GameRecord, rater: Rater | None = None) -> int | None:
+        """Store a finished game, its players and rounds, and update ``player_stats``.
+
+        Idempotent per ``game.table_id``: a second call for the same table writes nothing
+        and returns ``None``; otherwise returns the new game id. Counters are updated for
+        every human player under the game's guild and under :data:`GLOBAL_SCOPE`, for the
+        game's variant and for :data:`ALL_VARIANTS`. *rater* (``None`` = unrated game) is
+        called inside the same write transaction with the current ratings of every
+        affected key, so no concurrent game can overwrite a rating update.
+        """
+        ...
+
+    async def get_game_record(self, table_id: int) -> GameRecord | None:
+        """The recorded game of a table, with players and rounds, or ``None``."""
+        ...
+
+    async def leaderboard_page(
+        self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
+    ) -> list[PlayerStats]:
+        """Rows of one leaderboard in display order (sort key, then ``user_id``)."""
+        ...
+
+    async def leaderboard_size(self, scope: int, family: str) -> int:
+        """How many players one leaderboard has."""
+        ...
+
+    async def leaderboard_position(
+        self, scope: int, family: str, sort: LeaderboardSort, user_id: int
+    ) -> tuple[int, PlayerStats] | None:
+        """The 1-based rank of *user_id* in that order with their row, or ``None``."""
+        ...
+
+    async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
+        """All of a player's rows in one scope (one per family), ordered by family."""
+        ...
+
+    async def rating_history(
+        self, scope: int, family: str, user_id: int, limit: int
+    ) -> list[RatingChange]:
+        """The player's latest rating changes in that scope and family, newest first."""
+        ...
+
+    async def favourite_partner(
+        self, scope: int, family: str, user_id: int
+    ) -> tuple[int, int] | None:
+        """(partner user id, games together) of the most frequent human partner, or ``None``.
+
+        Ties go to the smaller user id so the answer does not flicker.
+        """
+        ...
+
+    async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The seat name each user had in their latest recorded game (users without one are
+        left out), so a global leaderboard can name players of other servers."""
+        ...
+
+
+#: ``player_stats.scope`` of the global rows (a guild id otherwise).
+GLOBAL_SCOPE = 0
+#: ``player_stats.family`` of the rows that aggregate every variant.
+ALL_VARIANTS = "all"
+LeaderboardSort = Literal["rating", "wins", "win_rate"]
+LEADERBOARD_SORTS: tuple[LeaderboardSort, ...] = ("rating", "wins", "win_rate")
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayerRecord:
+    """One seat of a recorded game and what that player did in it.
+
+    ``place`` is 1 for the best side (shared on ties); ``score`` is the side's final score;
+    ``rounds`` counts the rounds someone went out (void rounds are left out);
+    ``penalty_total`` is what this player conceded over those rounds.
+    """
+
+    seat: int
+    user_id: int | None
+    is_computer: bool
+    name: str | None
+    side: int
+    partner_id: int | None
+    place: int
+    won: bool
+    forfeited: bool
+    score: int
+    rounds: int
+    rounds_won: int
+    penalty_total: int
+    rami_sec: int
+    best_opening: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRoundRecord:
+    """One finished round: who went out (a seat or ``None`` for a void round) and how."""
+
+    round_no: int
+    winner: int | None
+    outcome: str
+    penalties_json: str
+    points_json: str
+    totals_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game as the statistics keep it (normalised into games/players/rounds)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    variant: str
+    mode: str
+    options_json: str
+    winner_sides_json: str
+    scores_json: str
+    rated: bool
+    started_at: datetime
+    ended_at: datetime
+    players: tuple[GamePlayerRecord, ...]
+    rounds: tuple[GameRoundRecord, ...] = ()
+    id: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRating:
+    """A rating as stored: the model's ``mu``/``sigma`` and the display number sorted on."""
+
+    mu: float
+    sigma: float
+    rating: float
+
+
+#: (scope, family, user_id)
+RatingKey = tuple[int, str, int]
+#: Given the current rating of every affected key (``None`` = never rated), the new ones.
+Rater = Callable[[Mapping[RatingKey, SkillRating | None]], Mapping[RatingKey, SkillRating]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One ``player_stats`` row: counters and the rating of a player in a scope and family."""
+
+    scope: int
+    family: str
+    user_id: int
+    games: int
+    wins: int
+    win_rate: float
+    rated_games: int
+    mu: float | None
+    sigma: float | None
+    rating: float | None
+    rounds: int
+    rounds_won: int
+    penalty_total: int
+    rami_sec: int
+    best_opening: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """The display rating before (``None`` = unrated) and after one rated game."""
+
+    game_id: int
+    before: float | None
+    after: float

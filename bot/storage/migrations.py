@@ -141,6 +141,110 @@ MIGRATIONS: tuple[Migration, ...] = (
         "display names on seats (shown in images without member look-ups)",
         ("ALTER TABLE seats ADD COLUMN name TEXT",),
     ),
+    Migration(
+        5,
+        "recorded games, per-player results, ratings and leaderboard indexes",
+        (
+            # No foreign key to ``tables``: a recorded game is history and must outlive any
+            # clean-up of old tables. ``table_id`` is unique so recording is idempotent.
+            """
+            CREATE TABLE games (
+                id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                table_id      INTEGER NOT NULL,
+                guild_id      INTEGER NOT NULL,
+                channel_id    INTEGER NOT NULL,
+                variant       TEXT    NOT NULL,
+                mode          TEXT    NOT NULL,
+                options       TEXT    NOT NULL DEFAULT '{}',
+                players       INTEGER NOT NULL CHECK (players >= 2),
+                winner_sides  TEXT    NOT NULL,
+                scores        TEXT    NOT NULL,
+                rated         INTEGER NOT NULL CHECK (rated IN (0, 1)),
+                started_at    TEXT    NOT NULL,
+                ended_at      TEXT    NOT NULL
+            )
+            """,
+            "CREATE UNIQUE INDEX games_table ON games (table_id)",
+            "CREATE INDEX games_guild ON games (guild_id, variant, ended_at)",
+            """
+            CREATE TABLE game_players (
+                game_id        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                seat           INTEGER NOT NULL CHECK (seat >= 0),
+                user_id        INTEGER,
+                is_computer    INTEGER NOT NULL CHECK (is_computer IN (0, 1)),
+                name           TEXT,
+                side           INTEGER NOT NULL,
+                partner_id     INTEGER,
+                place          INTEGER NOT NULL CHECK (place >= 1),
+                won            INTEGER NOT NULL CHECK (won IN (0, 1)),
+                forfeited      INTEGER NOT NULL CHECK (forfeited IN (0, 1)),
+                score          INTEGER NOT NULL,
+                rounds         INTEGER NOT NULL,
+                rounds_won     INTEGER NOT NULL,
+                penalty_total  INTEGER NOT NULL,
+                rami_sec       INTEGER NOT NULL,
+                best_opening   INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seat),
+                CHECK (is_computer = 1 OR user_id IS NOT NULL)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX game_players_user ON game_players (user_id, game_id)",
+            """
+            CREATE TABLE game_rounds (
+                game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                round_no    INTEGER NOT NULL,
+                winner      INTEGER,
+                outcome     TEXT    NOT NULL,
+                penalties   TEXT    NOT NULL,
+                points      TEXT    NOT NULL,
+                totals      TEXT    NOT NULL,
+                PRIMARY KEY (game_id, round_no)
+            ) WITHOUT ROWID
+            """,
+            # One row per (scope, family, user): scope is a guild id or 0 for global, family a
+            # variant or 'all'. The leaderboard reads only this table, through the indexes
+            # below (one per sort order, each ending in user_id for a stable tie order).
+            """
+            CREATE TABLE player_stats (
+                scope          INTEGER NOT NULL,
+                family         TEXT    NOT NULL,
+                user_id        INTEGER NOT NULL,
+                games          INTEGER NOT NULL DEFAULT 0,
+                wins           INTEGER NOT NULL DEFAULT 0,
+                win_rate       REAL    NOT NULL DEFAULT 0,
+                rated_games    INTEGER NOT NULL DEFAULT 0,
+                mu             REAL,
+                sigma          REAL,
+                rating         REAL,
+                rounds         INTEGER NOT NULL DEFAULT 0,
+                rounds_won     INTEGER NOT NULL DEFAULT 0,
+                penalty_total  INTEGER NOT NULL DEFAULT 0,
+                rami_sec       INTEGER NOT NULL DEFAULT 0,
+                best_opening   INTEGER NOT NULL DEFAULT 0,
+                streak         INTEGER NOT NULL DEFAULT 0,
+                best_streak    INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (scope, family, user_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX player_stats_rating "
+            "ON player_stats (scope, family, rating DESC, user_id)",
+            "CREATE INDEX player_stats_wins "
+            "ON player_stats (scope, family, wins DESC, games, user_id)",
+            "CREATE INDEX player_stats_win_rate "
+            "ON player_stats (scope, family, win_rate DESC, games DESC, user_id)",
+            """
+            CREATE TABLE rating_history (
+                scope    INTEGER NOT NULL,
+                family   TEXT    NOT NULL,
+                user_id  INTEGER NOT NULL,
+                game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                before   REAL,
+                after    REAL    NOT NULL,
+                PRIMARY KEY (scope, family, user_id, game_id)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -19,7 +19,7 @@ Why these choices:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,17 +28,29 @@ from typing import Any, Literal, cast
 import aiosqlite
 
 from bot.storage.base import (
+    ALL_VARIANTS,
     CLOSED_STATUSES,
+    GLOBAL_SCOPE,
+    LEADERBOARD_SORTS,
     OPEN_STATUSES,
     TABLE_STATUSES,
     Clock,
+    GamePlayerRecord,
+    GameRecord,
     GameResult,
+    GameRoundRecord,
+    LeaderboardSort,
     MessageRef,
     MoveRecord,
     NewTable,
     PlayerPrefs,
+    PlayerStats,
+    Rater,
+    RatingChange,
+    RatingKey,
     SchemaTooNew,
     SeatRecord,
+    SkillRating,
     StaleVersion,
     StorageError,
     TableClosed,
@@ -126,6 +138,10 @@ class SqliteStore:
     async def open(self) -> None:
         if self._conn is not None:
             return
+        if not self.path.parent.is_dir():
+            # Checked up front: a failed aiosqlite.connect leaves its worker thread racing the
+            # event loop's shutdown, which prints a traceback after our friendly message.
+            raise StorageError(f"the folder {self.path.parent} does not exist")
         conn = await aiosqlite.connect(str(self.path), isolation_level=None)
         try:
             await self._configure(conn)
@@ -578,3 +594,401 @@ class SqliteStore:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    # --- recorded games, ratings and the leaderboard -----------------------------------------
+
+    async def record_game(self, game: GameRecord, rater: Rater | None = None) -> int | None:
+        async with self._write() as conn:
+            game_id = await self._insert_game(conn, game)
+            if game_id is None:
+                return None  # already recorded: a retried callback must not count twice
+            await self._insert_players_and_rounds(conn, game_id, game)
+            keys = _stats_keys(game)
+            await conn.executemany(_STATS_UPSERT, _stats_rows(game, keys))
+            if rater is not None and keys:
+                current = await self._current_ratings(conn, [key for key, _ in keys])
+                await self._store_ratings(conn, game_id, current, rater(current))
+            return game_id
+
+    async def _insert_game(self, conn: aiosqlite.Connection, game: GameRecord) -> int | None:
+        row = await self._fetchone(
+            conn,
+            """
+            INSERT INTO games (table_id, guild_id, channel_id, variant, mode, options, players,
+                               winner_sides, scores, rated, started_at, ended_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (table_id) DO NOTHING
+            RETURNING id
+            """,
+            (
+                game.table_id,
+                game.guild_id,
+                game.channel_id,
+                game.variant,
+                game.mode,
+                game.options_json,
+                len(game.players),
+                game.winner_sides_json,
+                game.scores_json,
+                int(game.rated),
+                _to_text(game.started_at),
+                _to_text(game.ended_at),
+            ),
+        )
+        return None if row is None else int(row[0])
+
+    async def _insert_players_and_rounds(
+        self, conn: aiosqlite.Connection, game_id: int, game: GameRecord
+    ) -> None:
+        await conn.executemany(
+            f"INSERT INTO game_players (game_id, {_PLAYER_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    p.seat,
+                    p.user_id,
+                    int(p.is_computer),
+                    p.name,
+                    p.side,
+                    p.partner_id,
+                    p.place,
+                    int(p.won),
+                    int(p.forfeited),
+                    p.score,
+                    p.rounds,
+                    p.rounds_won,
+                    p.penalty_total,
+                    p.rami_sec,
+                    p.best_opening,
+                )
+                for p in game.players
+            ],
+        )
+        await conn.executemany(
+            "INSERT INTO game_rounds (game_id, round_no, winner, outcome, penalties, points, "
+            "totals) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    r.round_no,
+                    r.winner,
+                    r.outcome,
+                    r.penalties_json,
+                    r.points_json,
+                    r.totals_json,
+                )
+                for r in game.rounds
+            ],
+        )
+
+    async def _current_ratings(
+        self, conn: aiosqlite.Connection, keys: Sequence[RatingKey]
+    ) -> dict[RatingKey, SkillRating | None]:
+        current: dict[RatingKey, SkillRating | None] = {}
+        for key in keys:
+            row = await self._fetchone(
+                conn,
+                "SELECT mu, sigma, rating FROM player_stats "
+                "WHERE scope = ? AND family = ? AND user_id = ?",
+                key,
+            )
+            has_rating = row is not None and row[0] is not None
+            current[key] = SkillRating(row[0], row[1], row[2]) if row and has_rating else None
+        return current
+
+    async def _store_ratings(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        current: dict[RatingKey, SkillRating | None],
+        updated: Mapping[RatingKey, SkillRating],
+    ) -> None:
+        unknown = set(updated) - set(current)
+        if unknown:
+            raise StorageError(f"the rater returned keys that were not asked for: {unknown}")
+        await conn.executemany(
+            "UPDATE player_stats SET mu = ?, sigma = ?, rating = ?, rated_games = rated_games + 1 "
+            "WHERE scope = ? AND family = ? AND user_id = ?",
+            [(new.mu, new.sigma, new.rating, *key) for key, new in updated.items()],
+        )
+        await conn.executemany(
+            "INSERT INTO rating_history (scope, family, user_id, game_id, before, after) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(*key, game_id, _display(current[key]), new.rating) for key, new in updated.items()],
+        )
+
+    async def get_game_record(self, table_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = await self._fetchone(
+                conn,
+                "SELECT id, table_id, guild_id, channel_id, variant, mode, options, winner_sides, "
+                "scores, rated, started_at, ended_at FROM games WHERE table_id = ?",
+                (table_id,),
+            )
+            if row is None:
+                return None
+            players = await self._fetchall(
+                conn,
+                f"SELECT {_PLAYER_COLUMNS} FROM game_players WHERE game_id = ? ORDER BY seat",
+                (row[0],),
+            )
+            rounds = await self._fetchall(
+                conn,
+                "SELECT round_no, winner, outcome, penalties, points, totals FROM game_rounds "
+                "WHERE game_id = ? ORDER BY round_no",
+                (row[0],),
+            )
+        return GameRecord(
+            id=row[0],
+            table_id=row[1],
+            guild_id=row[2],
+            channel_id=row[3],
+            variant=row[4],
+            mode=row[5],
+            options_json=row[6],
+            winner_sides_json=row[7],
+            scores_json=row[8],
+            rated=bool(row[9]),
+            started_at=_from_text(row[10]),
+            ended_at=_from_text(row[11]),
+            players=tuple(_player_from_row(p) for p in players),
+            rounds=tuple(GameRoundRecord(*r) for r in rounds),
+        )
+
+    async def leaderboard_page(
+        self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
+    ) -> list[PlayerStats]:
+        spec = _sort_spec(sort)
+        order = ", ".join(f"{column} {direction}" for column, direction in spec)
+        outer_order = ", ".join(f"s.{column} {direction}" for column, direction in spec)
+        columns = ", ".join(f"s.{name.strip()}" for name in _STATS_COLUMNS.split(","))
+        # Deferred join: the OFFSET walk reads only the sort's covering index; whole rows are
+        # fetched by primary key for the page's users alone (a deep page would otherwise look
+        # up every skipped row). CROSS JOIN keeps SQLite from driving the join the other way.
+        sql = f"""
+            WITH page (user_id) AS (
+                SELECT user_id FROM player_stats WHERE scope = ? AND family = ?
+                ORDER BY {order}, user_id LIMIT ? OFFSET ?
+            )
+            SELECT {columns} FROM page CROSS JOIN player_stats AS s
+                ON s.scope = ? AND s.family = ? AND s.user_id = page.user_id
+            ORDER BY {outer_order}, s.user_id
+        """
+        params = (scope, family, max(0, limit), max(0, offset), scope, family)
+        async with self._read() as conn:
+            rows = await self._fetchall(conn, sql, params)
+        return [PlayerStats(*r) for r in rows]
+
+    async def leaderboard_size(self, scope: int, family: str) -> int:
+        async with self._read() as conn:
+            row = await self._fetchone(
+                conn,
+                "SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ?",
+                (scope, family),
+            )
+        return 0 if row is None else int(row[0])
+
+    async def leaderboard_position(
+        self, scope: int, family: str, sort: LeaderboardSort, user_id: int
+    ) -> tuple[int, PlayerStats] | None:
+        async with self._read() as conn:
+            row = await self._fetchone(
+                conn,
+                f"SELECT {_STATS_COLUMNS} FROM player_stats "
+                "WHERE scope = ? AND family = ? AND user_id = ?",
+                (scope, family, user_id),
+            )
+            if row is None:
+                return None
+            stats = PlayerStats(*row)
+            ahead = 0
+            for condition, params in _ahead_conditions(sort, stats):
+                counted = await self._fetchone(
+                    conn,
+                    "SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ? "
+                    f"AND {condition}",
+                    (scope, family, *params),
+                )
+                ahead += 0 if counted is None else int(counted[0])
+        return ahead + 1, stats
+
+    async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ? "
+                "ORDER BY family",
+                (scope, user_id),
+            )
+        return [PlayerStats(*r) for r in rows]
+
+    async def rating_history(
+        self, scope: int, family: str, user_id: int, limit: int
+    ) -> list[RatingChange]:
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT game_id, before, after FROM rating_history "
+                "WHERE scope = ? AND family = ? AND user_id = ? ORDER BY game_id DESC LIMIT ?",
+                (scope, family, user_id, max(0, limit)),
+            )
+        return [RatingChange(game_id=r[0], before=r[1], after=r[2]) for r in rows]
+
+    async def favourite_partner(
+        self, scope: int, family: str, user_id: int
+    ) -> tuple[int, int] | None:
+        sql = (
+            "SELECT gp.partner_id, COUNT(*) AS together FROM game_players AS gp "
+            "JOIN games AS g ON g.id = gp.game_id "
+            "WHERE gp.user_id = ? AND gp.partner_id IS NOT NULL"
+        )
+        params: list[Any] = [user_id]
+        if scope != GLOBAL_SCOPE:
+            sql += " AND g.guild_id = ?"
+            params.append(scope)
+        if family != ALL_VARIANTS:
+            sql += " AND g.variant = ?"
+            params.append(family)
+        sql += " GROUP BY gp.partner_id ORDER BY together DESC, gp.partner_id LIMIT 1"
+        async with self._read() as conn:
+            row = await self._fetchone(conn, sql, params)
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        names: dict[int, str] = {}
+        async with self._read() as conn:
+            for user_id in dict.fromkeys(user_ids):
+                row = await self._fetchone(
+                    conn,
+                    "SELECT name FROM game_players WHERE user_id = ? AND name IS NOT NULL "
+                    "ORDER BY game_id DESC LIMIT 1",
+                    (user_id,),
+                )
+                if row is not None:
+                    names[user_id] = str(row[0])
+        return names
+
+
+_PLAYER_COLUMNS = (
+    "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
+    "rounds_won, penalty_total, rami_sec, best_opening"
+)
+_STATS_COLUMNS = (
+    "scope, family, user_id, games, wins, win_rate, rated_games, mu, sigma, rating, rounds, "
+    "rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak"
+)
+# Every DO UPDATE expression reads the row as it was before this game (SQLite semantics), so
+# ``streak + 1`` below is the streak including this game when it was a win.
+_STATS_UPSERT = """
+INSERT INTO player_stats (scope, family, user_id, games, wins, win_rate, rounds, rounds_won,
+                          penalty_total, rami_sec, best_opening, streak, best_streak)
+VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (scope, family, user_id) DO UPDATE SET
+    games = games + 1,
+    wins = wins + excluded.wins,
+    win_rate = CAST(wins + excluded.wins AS REAL) / (games + 1),
+    rounds = rounds + excluded.rounds,
+    rounds_won = rounds_won + excluded.rounds_won,
+    penalty_total = penalty_total + excluded.penalty_total,
+    rami_sec = rami_sec + excluded.rami_sec,
+    best_opening = MAX(best_opening, excluded.best_opening),
+    streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,
+    best_streak = MAX(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)
+"""
+
+#: Columns of each leaderboard order before the final ``user_id`` tie-break; they match the
+#: ``player_stats_*`` indexes of migration 5 so a page is an index walk.
+_SORT_SPECS: dict[LeaderboardSort, tuple[tuple[str, Literal["ASC", "DESC"]], ...]] = {
+    "rating": (("rating", "DESC"),),
+    "wins": (("wins", "DESC"), ("games", "ASC")),
+    "win_rate": (("win_rate", "DESC"), ("games", "DESC")),
+}
+
+
+def _sort_spec(sort: str) -> tuple[tuple[str, Literal["ASC", "DESC"]], ...]:
+    for known in LEADERBOARD_SORTS:
+        if sort == known:
+            return _SORT_SPECS[known]
+    raise ValueError(f"unknown leaderboard sort {sort!r}; expected one of {LEADERBOARD_SORTS}")
+
+
+def _ahead_conditions(sort: LeaderboardSort, me: PlayerStats) -> list[tuple[str, tuple[Any, ...]]]:
+    """Disjoint conditions that together select the rows ranked before *me*.
+
+    One COUNT per condition lets SQLite answer each with a range of the sort's index instead
+    of evaluating an OR over the whole scope. A NULL rating sorts last (unrated players).
+    """
+    conditions: list[tuple[str, tuple[Any, ...]]] = []
+    equal: list[str] = []
+    equal_params: list[Any] = []
+    for column, direction in (*_sort_spec(sort), ("user_id", "ASC")):
+        value = getattr(me, column)
+        prefix = "".join(f"{e} AND " for e in equal)
+        if value is None:  # only the rating can be NULL, and it sorts DESC
+            conditions.append((f"{prefix}{column} IS NOT NULL", tuple(equal_params)))
+            equal.append(f"{column} IS NULL")
+            continue
+        operator = ">" if direction == "DESC" else "<"
+        conditions.append((f"{prefix}{column} {operator} ?", (*equal_params, value)))
+        equal.append(f"{column} = ?")
+        equal_params.append(value)
+    return conditions
+
+
+def _stats_keys(game: GameRecord) -> list[tuple[RatingKey, GamePlayerRecord]]:
+    """Every (scope, family, user) row a game updates: guild and global, variant and all."""
+    scopes = dict.fromkeys((game.guild_id, GLOBAL_SCOPE))
+    families = dict.fromkeys((game.variant, ALL_VARIANTS))
+    return [
+        ((scope, family, player.user_id), player)
+        for player in game.players
+        if player.user_id is not None and not player.is_computer
+        for scope in scopes
+        for family in families
+    ]
+
+
+def _stats_rows(
+    game: GameRecord, keys: list[tuple[RatingKey, GamePlayerRecord]]
+) -> list[tuple[Any, ...]]:
+    del game  # the keys already carry what the counters need
+    return [
+        (
+            *key,
+            int(p.won),
+            float(p.won),
+            p.rounds,
+            p.rounds_won,
+            p.penalty_total,
+            p.rami_sec,
+            p.best_opening,
+            int(p.won),
+            int(p.won),
+        )
+        for key, p in keys
+    ]
+
+
+def _display(rating: SkillRating | None) -> float | None:
+    return None if rating is None else rating.rating
+
+
+def _player_from_row(row: Row) -> GamePlayerRecord:
+    return GamePlayerRecord(
+        seat=row[0],
+        user_id=row[1],
+        is_computer=bool(row[2]),
+        name=row[3],
+        side=row[4],
+        partner_id=row[5],
+        place=row[6],
+        won=bool(row[7]),
+        forfeited=bool(row[8]),
+        score=row[9],
+        rounds=row[10],
+        rounds_won=row[11],
+        penalty_total=row[12],
+        rami_sec=row[13],
+        best_opening=row[14],
+    )

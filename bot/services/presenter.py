@@ -1,0 +1,495 @@
+"""Every sentence and picture a player sees of a table, built from plain values.
+
+The presenter reads a :class:`~rummy_engine.PlayerView` (never the raw game) so nothing private
+can slip into a public text: the public table text is built from a spectator's view, which has
+no hand at all. All words go through :func:`bot.i18n.t`; card names come from the engine's
+notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot import render
+from bot.i18n import t
+from bot.services.seating import Mode
+from bot.services.tables import Table
+from rummy_engine import (
+    Card,
+    Event,
+    Outcome,
+    Phase,
+    PlayerView,
+    RoundResult,
+    RuleViolation,
+    Suit,
+    format_cards,
+    parse_face,
+    player_view,
+    sort_key,
+)
+from rummy_engine.melds import Meld
+from rummy_engine.solver import find_melds
+
+
+@dataclass(frozen=True)
+class Names:
+    """Display names by seat, and how to mention a seat's player in a message."""
+
+    by_seat: Mapping[int, str]
+    users: Mapping[int, int | None]
+
+    def name(self, seat: int) -> str:
+        return self.by_seat.get(seat, f"#{seat + 1}")
+
+    def mention(self, seat: int) -> str:
+        user = self.users.get(seat)
+        return f"<@{user}>" if user else self.name(seat)
+
+
+def side_name(table: Table, names: Names, side: int, locale: str) -> str:
+    """A team ("Team A") in 2v2, else the player's name."""
+    if table.mode is Mode.TWO_V_TWO:
+        return t("side.team", locale, team="AB"[side])
+    return names.name(side)
+
+
+def variant_title(table: Table, locale: str) -> str:
+    return t(
+        "table.title",
+        locale,
+        variant=t(f"variant.{table.variant.value}", locale),
+        mode=t(f"mode.{table.mode.value}", locale),
+        table=table.id,
+    )
+
+
+# -- lobby ------------------------------------------------------------------------------------
+
+
+def lobby_text(table: Table, locale: str) -> str:
+    """The lobby message: variant, options that differ from the defaults, and the seats."""
+    lines = [
+        f"**{variant_title(table, locale)}**",
+        t("lobby.host", locale, host=f"<@{table.record.host_id}>"),
+    ]
+    changed = table.options.changed()
+    if changed:
+        shown = ", ".join(f"{t('option.' + k, locale)}: {v}" for k, v in sorted(changed.items()))
+        lines.append(t("lobby.options", locale, options=shown))
+    else:
+        lines.append(t("lobby.options_default", locale))
+    by_seat = {s.seat: s for s in table.seats}
+    if table.mode is Mode.TWO_V_TWO:
+        for team, seats in ((0, (0, 2)), (1, (1, 3))):
+            people = [
+                f"<@{by_seat[s].user_id}>" if s in by_seat else t("lobby.empty_seat", locale)
+                for s in seats
+            ]
+            lines.append(f"{t('side.team', locale, team='AB'[team])}: " + ", ".join(people))
+    else:
+        people = [f"<@{s.user_id}>" for s in sorted(table.seats, key=lambda s: s.seat)]
+        lines.append(
+            t(
+                "lobby.players",
+                locale,
+                seated=len(people),
+                capacity=table.mode.capacity,
+                players=", ".join(people) or "—",
+            )
+        )
+    lines.append(t("lobby.how_to_start", locale, minimum=table.mode.minimum))
+    return "\n".join(lines)
+
+
+# -- the public table -------------------------------------------------------------------------
+
+
+def public_view(table: Table) -> PlayerView:
+    """The spectator's view: what a public message may show (no hand)."""
+    return player_view(table.require_game(), None)
+
+
+def _scores_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
+    parts = []
+    for side, score in enumerate(view.scores):
+        if view.rules.is_atlas:
+            parts.append(
+                t(
+                    "table.score_limit",
+                    locale,
+                    side=side_name(table, names, side, locale),
+                    score=score,
+                    limit=view.rules.limit,
+                )
+            )
+        else:
+            parts.append(
+                t("table.score", locale, side=side_name(table, names, side, locale), score=score)
+            )
+    return " · ".join(parts)
+
+
+def table_text(table: Table, names: Names, locale: str) -> str:
+    """The text beside the table image: seats in turn order, piles, scores, whose turn."""
+    view = public_view(table)
+    rules = view.rules
+    header = t("table.header", locale, title=variant_title(table, locale), round=view.round_no)
+    if not rules.is_atlas:
+        header += " " + t("table.round_of", locale, rounds=rules.options.basic_rounds)
+    lines = [f"**{header}**", _scores_line(table, view, names, locale)]
+    for seat in range(rules.players):
+        marker = "▶" if seat == view.current and view.phase in (Phase.DRAW, Phase.PLAY) else "·"
+        team = (
+            f" ({t('side.team_short', locale, team='AB'[rules.side_of(seat)])})"
+            if rules.teams
+            else ""
+        )
+        status = t("table.opened", locale) if view.opened[seat] and rules.has_opening else ""
+        lines.append(
+            f"{marker} {names.mention(seat)}{team}: "
+            + t("table.cards", locale, n=view.hand_sizes[seat])
+            + (f" · {status}" if status else "")
+        )
+    top = view.discard_top.pretty if view.discard_top else t("table.discard_empty", locale)
+    lines.append(
+        t("table.piles", locale, stock=view.stock_size, top=top, discard=view.discard_size)
+    )
+    if rules.has_opening and view.bar is not None:
+        lines.append(t("table.bar", locale, bar=view.bar))
+    lines.append(status_line(table, names, locale))
+    return "\n".join(lines)
+
+
+def status_line(table: Table, names: Names, locale: str) -> str:
+    view = public_view(table)
+    if view.phase is Phase.GAME_OVER:
+        return t("table.game_over", locale, winners=winners_text(table, names, locale))
+    if view.phase is Phase.ROUND_OVER:
+        return t("table.round_over", locale)
+    step = (
+        t("table.step_draw", locale) if view.phase is Phase.DRAW else t("table.step_play", locale)
+    )
+    return t("table.turn", locale, player=names.mention(view.current), step=step)
+
+
+def winners_text(table: Table, names: Names, locale: str) -> str:
+    game = table.require_game()
+    return ", ".join(side_name(table, names, side, locale) for side in game.winners)
+
+
+def turn_notice(table: Table, names: Names, locale: str) -> str:
+    view = public_view(table)
+    return t(
+        "turn.notice",
+        locale,
+        player=names.mention(view.current),
+        round=view.round_no,
+        turn=view.turn,
+    )
+
+
+def table_scene(
+    table: Table, names: Names, locale: str, four_colour: bool = False
+) -> render.TableScene:
+    view = public_view(table)
+    rules = view.rules
+    sides = tuple(
+        render.SideScore(
+            side_name(table, names, s, locale), score, rules.limit if rules.is_atlas else None, s
+        )
+        for s, score in enumerate(view.scores)
+    )
+    melds = tuple(
+        render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), names.name(tm.owner))
+        for i, tm in enumerate(view.table)
+    )
+    seats = tuple(
+        render.SeatInfo(
+            names.name(s),
+            view.hand_sizes[s],
+            rules.side_of(s),
+            view.opened[s] and rules.has_opening,
+            s == view.current,
+        )
+        for s in range(rules.players)
+    )
+    return render.TableScene(
+        title=variant_title(table, locale),
+        round_no=view.round_no,
+        sides=sides,
+        turn_name=names.name(view.current),
+        melds=melds,
+        discard_top=view.discard_top,
+        discard_count=view.discard_size,
+        stock_count=view.stock_size,
+        seats=seats,
+        four_colour=four_colour,
+        labels=render.labels_from(render.TABLE_LABELS, lambda k: t(k, locale)),
+    )
+
+
+# -- private hands ----------------------------------------------------------------------------
+
+
+def hand_lines(hand: Sequence[Card], locale: str) -> str:
+    """The hand as text, grouped by suit with counts, numbered like the image."""
+    groups: list[str] = []
+    numbered = list(enumerate(sorted(hand, key=sort_key), start=1))
+    for suit in (*Suit.__members__.values(), None):
+        cards = [(i, c) for i, c in numbered if c.suit == suit]
+        if not cards:
+            continue
+        label = suit.symbol if isinstance(suit, Suit) else t("hand.jokers", locale)
+        groups.append(f"{label} ({len(cards)}): " + " ".join(f"`{i}` {c.pretty}" for i, c in cards))
+    return "\n".join(groups)
+
+
+def hand_text(table: Table, seat: int, channel_mention: str, locale: str) -> str:
+    view = player_view(table.require_game(), seat)
+    lines = [
+        t(
+            "hand.title",
+            locale,
+            table=table.id,
+            channel=channel_mention,
+            n=len(view.hand),
+            title=variant_title(table, locale),
+        )
+    ]
+    lines.append(hand_lines(view.hand, locale) or t("hand.empty", locale))
+    if view.drawn is not None:
+        lines.append(t("hand.drawn", locale, card=view.drawn.pretty))
+    if view.my_turn:
+        lines.append(
+            t("hand.your_turn_draw", locale)
+            if view.phase is Phase.DRAW
+            else t("hand.your_turn_play", locale)
+        )
+        if view.rules.has_opening and not view.opened[seat]:
+            lines.append(t("hand.threshold", locale, points=view.threshold))
+    return "\n".join(lines)
+
+
+def hand_scene(
+    table: Table,
+    seat: int,
+    locale: str,
+    *,
+    four_colour: bool = False,
+    groups: tuple[tuple[Card, ...], ...] | None = None,
+) -> render.HandScene:
+    view = player_view(table.require_game(), seat)
+    return render.HandScene(
+        cards=view.hand,
+        drawn=view.drawn,
+        groups=groups,
+        four_colour=four_colour,
+        title=t("hand.image_title", locale, table=table.id, n=len(view.hand)),
+        labels=render.labels_from(render.HAND_LABELS, lambda k: t(k, locale)),
+    )
+
+
+# -- round end ----------------------------------------------------------------------------------
+
+
+def round_end_text(table: Table, result: RoundResult, names: Names, locale: str) -> str:
+    rules = table.require_game().rules
+    if result.outcome is Outcome.VOID:
+        head = t("round.void", locale, round=result.round_no)
+    elif result.outcome is Outcome.RESIGN or result.winner is None:
+        head = t("round.ended", locale, round=result.round_no)
+    else:
+        head = t(
+            f"round.won.{result.outcome.value}",
+            locale,
+            player=names.mention(result.winner),
+            round=result.round_no,
+        )
+    lines = [f"**{head}**"]
+    for seat, hand in enumerate(result.hands):
+        cards = format_cards(hand) if hand else t("round.no_cards", locale)
+        lines.append(
+            t(
+                "round.player_line",
+                locale,
+                player=names.name(seat),
+                cards=cards,
+                penalty=result.penalties[seat],
+            )
+            if rules.is_atlas
+            else t("round.basic_line", locale, player=names.name(seat), cards=cards)
+        )
+    gains = " · ".join(
+        f"{side_name(table, names, s, locale)} +{p}" for s, p in enumerate(result.points)
+    )
+    lines.append(t("round.points", locale, points=gains))
+    game = table.require_game()
+    lines.append(_scores_line(table, player_view(game, None), names, locale))
+    if game.phase is Phase.GAME_OVER:
+        lines.append(
+            "🏆 " + t("table.game_over", locale, winners=winners_text(table, names, locale))
+        )
+    return "\n".join(lines)
+
+
+def round_end_scene(
+    table: Table, result: RoundResult, names: Names, locale: str
+) -> render.RoundEndScene:
+    rules = table.require_game().rules
+    players = tuple(
+        render.PlayerResult(
+            names.name(s),
+            rules.side_of(s),
+            hand,
+            result.penalties[s] if rules.is_atlas else 0,
+            s == result.winner,
+        )
+        for s, hand in enumerate(result.hands)
+    )
+    totals = tuple(
+        render.SideScore(
+            side_name(table, names, s, locale), total, rules.limit if rules.is_atlas else None, s
+        )
+        for s, total in enumerate(result.totals)
+    )
+    return render.RoundEndScene(
+        title=t(
+            "round.image_title", locale, round=result.round_no, title=variant_title(table, locale)
+        ),
+        players=players,
+        totals=totals,
+        labels=render.labels_from(render.ROUND_END_LABELS, lambda k: t(k, locale)),
+    )
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+
+def refusal_text(error: RuleViolation | Exception, names: Names | None, locale: str) -> str:
+    """A refusal in the player's words; the engine's seat numbers become names."""
+    code = getattr(error, "code", "error.unexpected")
+    params = dict(getattr(error, "params", {}))
+    if code == "turn.not_yours" and names is not None:
+        return t("turn.not_yours_named", locale, player=names.name(params["current"]))
+    return t(code, locale, **params)
+
+
+def meld_groups(table: Table, seat: int) -> tuple[tuple[Card, ...], ...]:
+    """The hand arranged by the melds it holds (the "sort by melds" setting): the solver's
+    melds taken greedily, longest first, without sharing a card."""
+    game = table.require_game()
+    hand = list(game.hands[seat])
+    groups: list[tuple[Card, ...]] = []
+    for meld in sorted(
+        find_melds(hand, game.rules), key=lambda m: (-len(m.cards), [sort_key(c) for c in m.cards])
+    ):
+        if all(c in hand for c in meld.cards):
+            groups.append(meld.cards)
+            for card in meld.cards:
+                hand.remove(card)
+    return tuple(groups)
+
+
+def describe(events: Sequence[Event], names: Names, locale: str) -> str:
+    """What just happened, for everyone: never a card from a hand that stays hidden."""
+    lines = []
+    for event in events:
+        if event.private or event.seat is None:
+            continue
+        player, data = names.name(event.seat), event.data
+        if event.kind == "discard_taken":
+            lines.append(t("move.took_discard", locale, player=player, card=_pretty(data["card"])))
+        elif event.kind == "laid":
+            lines.extend(_describe_lay(player, data, locale))
+        elif event.kind == "joker_swapped":
+            lines.append(t("move.swapped", locale, player=player, meld=data["meld"] + 1))
+        elif event.kind == "discarded":
+            lines.append(t("move.discarded", locale, player=player, card=_pretty(data["card"])))
+        elif event.kind == "take_undone":
+            lines.append(t("move.undo", locale, player=player, card=_pretty(data["card"])))
+        elif event.kind == "resigned":
+            lines.append(t("move.resigned", locale, player=player))
+    if any(e.kind == "drew_stock" for e in events) and not lines:
+        seat = next(e.seat for e in events if e.kind == "drew_stock")
+        lines.append(
+            t("move.drew_stock", locale, player=names.name(seat if seat is not None else 0))
+        )
+    return " ".join(lines)
+
+
+def _pretty(text: str) -> str:
+    return parse_face(text).pretty
+
+
+def _describe_lay(player: str, data: Mapping[str, Any], locale: str) -> list[str]:
+    lines = []
+    if data["melds"]:
+        melds = " | ".join(" ".join(_pretty(c) for c in meld) for meld in data["melds"])
+        lines.append(t("move.laid", locale, player=player, melds=melds))
+    if data.get("opening_value"):
+        lines.append(t("move.opened", locale, player=player, value=data["opening_value"]))
+    for index, cards in data["layoffs"]:
+        lines.append(
+            t(
+                "move.laid_off",
+                locale,
+                player=player,
+                cards=" ".join(_pretty(c) for c in cards),
+                meld=index + 1,
+            )
+        )
+    return lines
+
+
+def score_text(table: Table, locale: str) -> str:
+    """Scores against the limit and one line per finished round."""
+    names = names_for(table)
+    view = public_view(table)
+    lines = [f"**{variant_title(table, locale)}**", _scores_line(table, view, names, locale)]
+    for result in view.results:
+        gains = " · ".join(
+            f"{side_name(table, names, s, locale)} +{p}" for s, p in enumerate(result.points) if p
+        )
+        who = names.name(result.winner) if result.winner is not None else "—"
+        lines.append(
+            t(
+                "score.round",
+                locale,
+                round=result.round_no,
+                player=who,
+                how=t(f"outcome.{result.outcome.value}", locale),
+                points=gains or "0",
+            )
+        )
+    return "\n".join(lines)
+
+
+def names_for(table: Table) -> Names:
+    """Seat names as stored at join time (images and texts need no member look-up)."""
+    return Names(
+        {s.seat: s.name or f"#{s.seat + 1}" for s in table.seats},
+        {s.seat: s.user_id for s in table.seats},
+    )
+
+
+def rules_text(variant: str | None, table: Table | None, locale: str) -> str:
+    """A readable summary of a variant, and of this table's options when it plays it."""
+    chosen = variant or (table.variant.value if table else "r51")
+    lines = [t("rules.title", locale, variant=chosen), t(f"rules.{chosen}", locale)]
+    if table is not None and table.variant.value == chosen:
+        changed = table.options.changed()
+        shown = ", ".join(f"{t('option.' + k, locale)}: {v}" for k, v in sorted(changed.items()))
+        lines.append(
+            t("lobby.options", locale, options=shown)
+            if changed
+            else t("lobby.options_default", locale)
+        )
+    return "\n".join(lines)
+
+
+def meld_label(number: int, meld: Meld) -> str:
+    """How a table meld is named in selects and autocomplete: ``3 · 7♥ 8♥ 9♥``."""
+    return f"{number} · {format_cards(meld.cards)}"

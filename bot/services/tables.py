@@ -1,0 +1,374 @@
+"""The table service: lobbies and games, one lock per table, every move committed before it is
+acknowledged.
+
+Each call follows the same path: lock the table → load it from the store → check the caller →
+let the engine verify and apply → commit (move, events, snapshot, version in one transaction) →
+return what changed. Nothing here imports discord: the cogs translate and deliver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.services import seating
+from bot.services.refusal import Refusal
+from bot.services.seating import Mode
+from bot.storage import NewTable, SeatRecord, StaleVersion, Store, TableRecord
+from rummy_engine import (
+    Action,
+    Deal,
+    Event,
+    Game,
+    Options,
+    Phase,
+    Resign,
+    Rules,
+    StartRound,
+    Variant,
+    action_to_json,
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as loaded from the store: its record, its seats and (once started) its game."""
+
+    record: TableRecord
+    seats: tuple[SeatRecord, ...]
+    game: Game | None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(self.record.variant)
+
+    @property
+    def mode(self) -> Mode:
+        return Mode(self.record.mode)
+
+    @property
+    def options(self) -> Options:
+        return Options.from_json(json.loads(self.record.options_json))
+
+    @property
+    def is_lobby(self) -> bool:
+        return self.record.status == "lobby"
+
+    def seat_of(self, user_id: int) -> int | None:
+        seat = seating.seat_of(self.seats, user_id)
+        return seat.seat if seat else None
+
+    def user_at(self, seat: int) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def require_game(self) -> Game:
+        if self.game is None:
+            raise Refusal("table.not_started")
+        return self.game
+
+
+@dataclass(frozen=True)
+class Played:
+    """The result of an accepted move: the table after it, the events, whose hand changed."""
+
+    table: Table
+    events: list[Event]
+    actor_seat: int | None
+    changed_hands: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def round_ended(self) -> bool:
+        return any(e.kind == "round_ended" for e in self.events)
+
+    @property
+    def game_ended(self) -> bool:
+        return any(e.kind == "game_ended" for e in self.events)
+
+    @property
+    def round_started(self) -> bool:
+        return any(e.kind == "round_started" for e in self.events)
+
+
+GameFinished = Callable[[Table], Awaitable[None]]
+
+
+class TableService:
+    """Lobbies and games over a :class:`~bot.storage.Store`.
+
+    ``on_game_finished`` is called (inside the table lock, after the final commit) so results
+    reach the leaderboard exactly once.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        on_game_finished: GameFinished | None = None,
+    ) -> None:
+        self.store = store
+        self._seed_source = seed_source
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._on_game_finished = on_game_finished
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        """The lock serialising every change to one table (two fast clicks apply once)."""
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # -- loading ------------------------------------------------------------------------------
+
+    async def load(self, table_id: int) -> Table:
+        record = await self.store.get_table(table_id)
+        if record is None:
+            raise Refusal("table.not_found", table=table_id)
+        seats = tuple(await self.store.get_seats(table_id))
+        game = Game.from_json(json.loads(record.snapshot_json)) if record.snapshot_json else None
+        return Table(record, seats, game)
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> Table | None:
+        """The open (lobby or active) table of a channel, if any: one per channel."""
+        for record in await self.store.list_active_tables(guild_id):
+            if record.channel_id == channel_id:
+                return await self.load(record.id)
+        return None
+
+    async def tables_of(self, user_id: int) -> list[Table]:
+        """Open tables where ``user_id`` is seated (for commands used outside the channel)."""
+        tables = [await self.load(r.id) for r in await self.store.list_active_tables()]
+        return [t for t in tables if t.seat_of(user_id) is not None]
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: Variant,
+        mode: str,
+        options: dict[str, Any] | None = None,
+        *,
+        host_name: str | None = None,
+    ) -> Table:
+        """Open a lobby in a channel, with the host seated."""
+        existing = await self.in_channel(guild_id, channel_id)
+        if existing is not None:
+            raise Refusal("lobby.exists_here", table=existing.id, channel=channel_id)
+        table_mode = Mode.for_variant(variant, mode)
+        chosen = Options.from_json(options or {})
+        record = await self.store.create_table(
+            NewTable(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                variant=variant.value,
+                mode=table_mode.value,
+                options_json=json.dumps(chosen.changed(), sort_keys=True),
+                seed=self._seed_source(),
+            )
+        )
+        seats = seating.join(
+            [],
+            host_id,
+            table_mode,
+            team=0 if table_mode is Mode.TWO_V_TWO else None,
+            name=host_name,
+        )
+        await self.store.set_seats(record.id, seats)
+        return await self.load(record.id)
+
+    async def _lobby_change(
+        self, table_id: int, change: Callable[[Table], Awaitable[None]]
+    ) -> Table:
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            if not table.is_lobby:
+                raise Refusal("lobby.already_started")
+            await change(table)
+            return await self.load(table_id)
+
+    async def join(
+        self, table_id: int, user_id: int, team: int | None = None, *, name: str | None = None
+    ) -> Table:
+        async def change(table: Table) -> None:
+            await self.store.set_seats(
+                table_id, seating.join(table.seats, user_id, table.mode, team, name=name)
+            )
+
+        return await self._lobby_change(table_id, change)
+
+    async def leave_lobby(self, table_id: int, user_id: int) -> Table:
+        async def change(table: Table) -> None:
+            if user_id == table.record.host_id:
+                raise Refusal("lobby.host_cannot_leave")
+            await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
+
+        return await self._lobby_change(table_id, change)
+
+    async def kick(self, table_id: int, by: int, user_id: int) -> Table:
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            if user_id == by:
+                raise Refusal("lobby.host_cannot_leave")
+            await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
+
+        return await self._lobby_change(table_id, change)
+
+    async def set_option(self, table_id: int, by: int, key: str, value: Any) -> Table:
+        """Change one table option (host only, lobby only); bad keys and values are refused."""
+
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            merged = {**table.options.changed(), key: value}
+            options = Options.from_json(merged)
+            Rules(table.variant, _player_count(table), options)
+            await self.store.update_table_options(
+                table_id, json.dumps(options.changed(), sort_keys=True)
+            )
+
+        return await self._lobby_change(table_id, change)
+
+    async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
+        """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            if by != table.record.host_id and not can_manage_server:
+                raise Refusal("table.host_only")
+            if table.record.status not in ("lobby", "active"):
+                raise Refusal("table.not_open")
+            await self.store.update_table_status(table_id, "cancelled")
+            return await self.load(table_id)
+
+    @staticmethod
+    def _require_host(table: Table, user_id: int) -> None:
+        if user_id != table.record.host_id:
+            raise Refusal("table.host_only")
+
+    # -- game ---------------------------------------------------------------------------------
+
+    async def start(
+        self, table_id: int, by: int, *, dealer: int | None = None, deal: Deal | None = None
+    ) -> Played:
+        """Deal the first round (host only) once the lobby has its players.
+
+        ``dealer`` and ``deal`` script the first deal (tests, tournaments); by default both come
+        from the table's seed.
+        """
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            self._require_host(table, by)
+            if not table.is_lobby:
+                raise Refusal("lobby.already_started")
+            seating.ready(table.seats, table.mode)
+            seats = seating.compact(table.seats, table.mode)
+            rules = Rules(table.variant, len(seats), table.options)
+            seed = table.record.seed if table.record.seed is not None else self._seed_source()
+            game = Game.new(rules, seed, dealer=dealer, deal=deal)
+            await self.store.set_seats(table_id, seats)
+            action = {"type": "start_game", "genesis": game.genesis()}
+            events = [
+                Event("game_started", None, {"players": len(seats)}),
+                Event("round_started", None, {"round": game.round_no, "dealer": game.dealer}),
+            ]
+            await self.store.commit_move(
+                table_id,
+                table.record.version,
+                by,
+                json.dumps(action),
+                json.dumps([e.to_json() for e in events]),
+                json.dumps(game.to_json()),
+                status="active",
+            )
+            after = await self.load(table_id)
+            return Played(after, events, None, frozenset(range(len(seats))))
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int | None,
+        build: Callable[[Game, int], Action],
+        *,
+        turn: int | None = None,
+    ) -> Played:
+        """Play an action built from the current game for the caller's seat.
+
+        ``turn`` (from a button) must still be the game's turn, so a click from an old turn is
+        refused instead of acting on a newer position.
+        """
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            game = table.require_game()
+            seat = table.seat_of(user_id) if user_id is not None else None
+            if user_id is not None and seat is None:
+                raise Refusal("table.not_seated")
+            if turn is not None and turn != game.turn:
+                raise Refusal("button.stale")
+            action = build(game, seat if seat is not None else -1)
+            return await self._apply(table, game, action, user_id, seat)
+
+    async def next_round(self, table_id: int, by: int | None) -> Played:
+        """Deal the next round: the host's button, or the automatic timer (``by`` None)."""
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            game = table.require_game()
+            if by is not None and by != table.record.host_id:
+                raise Refusal("table.host_only")
+            if game.phase is not Phase.ROUND_OVER:
+                raise Refusal("round.not_over")
+            return await self._apply(table, game, StartRound(), by, None)
+
+    async def resign(self, table_id: int, user_id: int) -> Played:
+        """A seated player leaves a running game: a forfeit for their side."""
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            game = table.require_game()
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("table.not_seated")
+            return await self._apply(table, game, Resign(seat), user_id, seat)
+
+    async def _apply(
+        self, table: Table, game: Game, action: Action, user_id: int | None, seat: int | None
+    ) -> Played:
+        before = [list(h) for h in game.hands]
+        events = game.apply(action)
+        status = "finished" if game.phase is Phase.GAME_OVER else None
+        try:
+            await self.store.commit_move(
+                table.id,
+                table.record.version,
+                user_id,
+                json.dumps(action_to_json(action)),
+                json.dumps([e.to_json() for e in events]),
+                json.dumps(game.to_json()),
+                status=status,
+            )
+        except StaleVersion:
+            raise Refusal("table.busy") from None
+        after = await self.load(table.id)
+        changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
+        played = Played(after, events, seat, changed)
+        if played.game_ended and self._on_game_finished is not None:
+            await self._on_game_finished(after)
+        return played
+
+    async def replay(self, table_id: int) -> Game:
+        """Rebuild a game from its move log (audit): must equal the stored snapshot."""
+        moves = await self.store.list_moves(table_id)
+        genesis = json.loads(moves[0].action_json)["genesis"]
+        actions = [json.loads(m.action_json) for m in moves[1:]]
+        return Game.replay(genesis, actions)
+
+
+def _player_count(table: Table) -> int:
+    if table.mode is Mode.FREE_FOR_ALL:
+        return max(2, len(table.seats))
+    return table.mode.capacity

@@ -1,0 +1,397 @@
+"""Discord side of /rummy leaderboard and /rummy stats: handlers, embeds and page buttons.
+
+Not a cog: the ``/rummy`` GroupCog owns the commands and calls :func:`leaderboard_command` and
+:func:`stats_command` from two thin methods (the ``*_CHOICES`` lists are ready for their
+``app_commands.choices``). The page buttons are a :class:`discord.ui.DynamicItem` whose
+custom id carries the whole page request, so a button posted before a restart still works:
+register them with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+
+**The bot must expose its :class:`~bot.services.stats.StatsService` as ``bot.stats``**: a
+button callback has no cog to ask, only ``interaction.client``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.services.stats import (
+    ALL_VARIANTS,
+    GLOBAL_SCOPE,
+    PROVISIONAL_GAMES,
+    TREND_GAMES,
+    LeaderboardEntry,
+    LeaderboardPage,
+    StatsService,
+    VariantStats,
+    check_sort,
+)
+from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
+from rummy_engine import Variant
+
+#: Values accepted for ``variant`` besides the engine's own (``r51``…), as players type them.
+VARIANT_ALIASES: dict[str, str] = {"51": "r51", "71": "r71", "all": ALL_VARIANTS}
+SCOPES = ("server", "global")
+SORT_ALIASES: dict[str, LeaderboardSort] = {"win rate": "win_rate", "winrate": "win_rate"}
+
+VARIANT_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=t(f"variant.{v.value}"), value=v.value) for v in Variant
+]
+SCOPE_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name="server", value="server"),
+    app_commands.Choice(name="global", value="global"),
+]
+SORT_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name="rating", value="rating"),
+    app_commands.Choice(name="wins", value="wins"),
+    app_commands.Choice(name="win rate", value="win_rate"),
+]
+
+
+def stats_service_of(client: discord.Client) -> StatsService:
+    """The bot's statistics service (the documented ``bot.stats`` attribute)."""
+    service = getattr(client, "stats", None)
+    if not isinstance(service, StatsService):
+        raise RuntimeError(
+            "the bot must expose its StatsService as `bot.stats` for the leaderboard buttons"
+        )
+    return service
+
+
+# -- option parsing ---------------------------------------------------------------------------
+
+
+def parse_family(variant: str | None) -> str:
+    """``None`` → every variant; otherwise a variant value or alias (``ValueError`` if unknown)."""
+    if variant is None:
+        return ALL_VARIANTS
+    value = variant.strip().lower()
+    value = VARIANT_ALIASES.get(value, value)
+    if value == ALL_VARIANTS or value in {v.value for v in Variant}:
+        return value
+    raise ValueError(
+        t(
+            "leaderboard.bad_variant",
+            value=variant,
+            choices=", ".join([v.value for v in Variant] + [ALL_VARIANTS]),
+        )
+    )
+
+
+def parse_sort(sort: str) -> LeaderboardSort:
+    value = sort.strip().lower()
+    try:
+        return check_sort(SORT_ALIASES.get(value, value))
+    except ValueError:
+        raise ValueError(
+            t("leaderboard.bad_sort", value=sort, choices=", ".join(LEADERBOARD_SORTS))
+        ) from None
+
+
+def resolve_scope(scope: str, guild_id: int | None) -> int:
+    """``server`` → the guild id (global in DMs, which have no server); ``global`` → 0."""
+    value = scope.strip().lower()
+    if value not in SCOPES:
+        raise ValueError(t("leaderboard.bad_scope", value=scope))
+    return guild_id if value == "server" and guild_id else GLOBAL_SCOPE
+
+
+# -- formatting ---------------------------------------------------------------------------------
+
+
+def family_name(family: str) -> str:
+    return t("stats.all_variants") if family == ALL_VARIANTS else t(f"variant.{family}")
+
+
+def scope_name(scope: int) -> str:
+    return t("stats.scope.global" if scope == GLOBAL_SCOPE else "stats.scope.server")
+
+
+def format_rating(rating: float | None, rated_games: int) -> str:
+    """Whole number with ``?`` while provisional; a dash before the first rated game."""
+    if rating is None:
+        return t("stats.no_value")
+    return f"{round(rating)}{'?' if rated_games < PROVISIONAL_GAMES else ''}"
+
+
+def format_rate(rate: float) -> str:
+    return f"{round(rate * 100)}%"
+
+
+def format_trend(trend: float) -> str:
+    rounded = round(trend)
+    return f"+{rounded}" if rounded > 0 else ("±0" if rounded == 0 else f"−{-rounded}")
+
+
+def player_label(user_id: int, name: str | None) -> str:
+    """The stored seat name (works in any server) or, failing that, a mention."""
+    return discord.utils.escape_markdown(name) if name else f"<@{user_id}>"
+
+
+def leaderboard_line(entry: LeaderboardEntry, *, bold_player: bool = False) -> str:
+    player = player_label(entry.user_id, entry.name)
+    return t(
+        "leaderboard.line",
+        rank=entry.rank,
+        player=f"__{player}__" if bold_player else player,
+        rating=format_rating(entry.rating, entry.rated_games),
+        games=entry.games,
+        wins=entry.wins,
+        win_rate=format_rate(entry.win_rate),
+    )
+
+
+def leaderboard_embed(page: LeaderboardPage, caller_id: int | None) -> discord.Embed:
+    """Title, one line per player, the caller's own line when off the page, page footer."""
+    embed = discord.Embed(
+        title=t(
+            "leaderboard.title", variant=family_name(page.family), scope=scope_name(page.scope)
+        ),
+        colour=discord.Colour.gold(),
+    )
+    if page.entries:
+        lines = [t(f"leaderboard.sort.{page.sort}"), f"**{t('leaderboard.header')}**"]
+        lines += [leaderboard_line(e, bold_player=e.user_id == caller_id) for e in page.entries]
+        embed.description = "\n".join(lines)
+    else:
+        embed.description = t("leaderboard.empty")
+    if caller_id and not page.caller_on_page:
+        value = (
+            leaderboard_line(page.caller)
+            if page.caller is not None
+            else t("leaderboard.not_ranked", player=f"<@{caller_id}>")
+        )
+        embed.add_field(name=t("leaderboard.position"), value=value, inline=False)
+    footer = t("leaderboard.footer", page=page.page + 1, pages=page.page_count, total=page.total)
+    embed.set_footer(text=f"{footer} · {t('stats.provisional_note', games=PROVISIONAL_GAMES)}")
+    return embed
+
+
+# -- persistent page buttons ------------------------------------------------------------------------
+
+_PAGE_TEMPLATE = (
+    r"rummy:lb:(?P<scope>\d+):(?P<family>[a-z0-9]+):(?P<sort>[a-z_]+)"
+    r":(?P<page>-?\d+):(?P<caller>\d+)"
+)
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=_PAGE_TEMPLATE
+):
+    """Shows page ``page`` of a leaderboard; everything it needs is in its custom id.
+
+    ``rummy:lb:<scope>:<family>:<sort>:<page>:<caller_id>`` (scope 0 = global, caller 0 =
+    none). Anyone may turn the pages of a public leaderboard; the position line keeps naming
+    the player who asked.
+    """
+
+    def __init__(
+        self,
+        scope: int,
+        family: str,
+        sort: LeaderboardSort,
+        page: int,
+        caller_id: int,
+        *,
+        label: str = "",
+        disabled: bool = False,
+    ) -> None:
+        custom_id = f"rummy:lb:{scope}:{family}:{sort}:{page}:{caller_id}"
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(page + 1),
+                custom_id=custom_id,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+            )
+        )
+        self.scope, self.family, self.sort = scope, family, sort
+        self.page, self.caller_id = page, caller_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaderboardPageButton:
+        return cls(
+            int(match["scope"]),
+            match["family"],
+            check_sort(match["sort"]),
+            int(match["page"]),
+            int(match["caller"]),
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = stats_service_of(interaction.client)
+        page = await service.leaderboard(
+            scope=self.scope,
+            family=self.family,
+            sort=self.sort,
+            page=self.page,
+            caller_id=self.caller_id or None,
+        )
+        await interaction.response.edit_message(
+            embed=leaderboard_embed(page, self.caller_id or None),
+            view=leaderboard_view(page, self.caller_id),
+        )
+
+
+def leaderboard_view(page: LeaderboardPage, caller_id: int | None) -> discord.ui.View:
+    """Previous/Next, disabled at the ends. Their targets always differ (page−1, page+1)."""
+    view = discord.ui.View(timeout=None)
+    common = (page.scope, page.family, page.sort)
+    view.add_item(
+        LeaderboardPageButton(
+            *common,
+            page.page - 1,
+            caller_id or 0,
+            label=t("leaderboard.previous"),
+            disabled=not page.has_previous,
+        )
+    )
+    view.add_item(
+        LeaderboardPageButton(
+            *common,
+            page.page + 1,
+            caller_id or 0,
+            label=t("leaderboard.next"),
+            disabled=not page.has_next,
+        )
+    )
+    return view
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)
+
+
+# -- /rummy stats -----------------------------------------------------------------------------------
+
+
+def variant_field(stats: VariantStats) -> str:
+    """The lines of one variant in /rummy stats."""
+    lines = [
+        t(
+            "stats.games",
+            games=stats.games,
+            wins=stats.wins,
+            win_rate=format_rate(stats.win_rate),
+        )
+    ]
+    if stats.rating is None:
+        lines.append(t("stats.rating_unrated"))
+    else:
+        lines.append(
+            t(
+                "stats.rating",
+                rating=format_rating(stats.rating, stats.rated_games),
+                trend=format_trend(stats.trend or 0.0),
+                count=min(stats.rated_games, TREND_GAMES),
+            )
+        )
+    penalty = (
+        t("stats.no_value") if stats.average_penalty is None else f"{stats.average_penalty:.1f}"
+    )
+    lines.append(
+        t(
+            "stats.rounds",
+            penalty=penalty,
+            opening=stats.best_opening or t("stats.no_value"),
+            rami_sec=stats.rami_sec,
+        )
+    )
+    lines.append(t("stats.streak", streak=stats.best_streak))
+    if stats.favourite_partner is not None:
+        partner, together = stats.favourite_partner
+        lines.append(t("stats.partner", partner=f"<@{partner}>", games=together))
+    return "\n".join(lines)
+
+
+def stats_embed(player_name: str, scope: int, rows: list[VariantStats]) -> discord.Embed:
+    embed = discord.Embed(
+        title=t("stats.title", player=player_name), colour=discord.Colour.blurple()
+    )
+    if not rows:
+        embed.description = t("stats.empty", player=player_name)
+    for stats in rows:
+        embed.add_field(name=family_name(stats.family), value=variant_field(stats), inline=False)
+    embed.set_footer(
+        text=f"{scope_name(scope)} · {t('stats.provisional_note', games=PROVISIONAL_GAMES)}"
+    )
+    return embed
+
+
+# -- the two command bodies ------------------------------------------------------------------------
+
+
+async def leaderboard_command(
+    interaction: discord.Interaction,
+    service: StatsService,
+    *,
+    variant: str | None,
+    scope: str,
+    sort: str,
+) -> None:
+    """The whole /rummy leaderboard answer: a public embed with page buttons.
+
+    Bad option values are refused privately *before* deferring (a deferred public reply
+    cannot become ephemeral).
+    """
+    try:
+        family = parse_family(variant)
+        sort_key = parse_sort(sort)
+        scope_id = resolve_scope(scope, interaction.guild_id)
+    except ValueError as exc:
+        await interaction.response.send_message(str(exc), ephemeral=True)
+        return
+    await interaction.response.defer()
+    caller_id = interaction.user.id
+    page = await service.leaderboard(
+        scope=scope_id, family=family, sort=sort_key, page=0, caller_id=caller_id
+    )
+    await interaction.followup.send(
+        embed=leaderboard_embed(page, caller_id), view=leaderboard_view(page, caller_id)
+    )
+
+
+async def stats_command(
+    interaction: discord.Interaction,
+    service: StatsService,
+    *,
+    player: discord.User | discord.Member | None,
+    scope: str = "server",
+) -> None:
+    """The whole /rummy stats answer: per variant numbers of *player* (default: the caller)."""
+    try:
+        scope_id = resolve_scope(scope, interaction.guild_id)
+    except ValueError as exc:
+        await interaction.response.send_message(str(exc), ephemeral=True)
+        return
+    await interaction.response.defer()
+    target = player or interaction.user
+    rows = await service.player_stats(scope=scope_id, user_id=target.id)
+    await interaction.followup.send(embed=stats_embed(target.display_name, scope_id, rows))
+
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "SCOPE_CHOICES",
+    "SORT_CHOICES",
+    "VARIANT_CHOICES",
+    "LeaderboardPageButton",
+    "leaderboard_command",
+    "leaderboard_embed",
+    "leaderboard_view",
+    "parse_family",
+    "parse_sort",
+    "resolve_scope",
+    "stats_command",
+    "stats_embed",
+    "stats_service_of",
+]

@@ -1,0 +1,877 @@
+"""Search a hand for melds, the best opening and a way to go out (hints, bot players, tests).
+
+Everything here only *proposes*: each answer is made of real :class:`Card` objects from the hand and
+is built with :func:`make_meld`, so the caller can replay it through the same checks the state
+machine uses (``make_meld`` / ``extend_meld`` / ``check_first_laydown`` / ``check_go_out_at_once``).
+
+How the search works, and why it is fast enough in pure Python:
+
+* The hand is reduced to *items*: one per distinct face (the two copies of ``7♥`` are one item held
+  twice), plus one separate item for the discard taken this turn, because the rules care about
+  that physical card (it must be laid; R71's required run must not contain it).
+* Candidate melds are enumerated once by face (every run window and set, every joker placement),
+  then turned into bitmasks over items. A multiset of remaining items is two ints: ``ones`` (items
+  held at least once) and ``twos`` (items held twice), so removing a meld is three bit operations
+  and a search state is a small hashable tuple.
+* Both searches always decide the *lowest* remaining item first (cover it with a meld whose lowest
+  item it is, or leave it in hand), which enumerates every disjoint choice exactly once, and they
+  memoise on the remaining multiset. The opening search is a branch-and-bound on top of that:
+  the value of what is still in hand bounds what can still be gained, and a state that could not
+  beat a target is remembered with that upper bound.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rummy_engine.cards import ACE, Card, Face, Suit
+from rummy_engine.melds import (
+    MAX_RUN,
+    Meld,
+    MeldKind,
+    can_extend,
+    make_meld,
+    swap_target,
+)
+from rummy_engine.rules import (
+    AceMode,
+    AceOpeningValue,
+    JokerLimit,
+    R71JokerInOpening,
+    Rules,
+    Variant,
+)
+from rummy_engine.values import basic_value, opening_value, penalty_value
+
+__all__ = [
+    "GoOutPlan",
+    "Opening",
+    "best_opening",
+    "extension_targets",
+    "find_melds",
+    "going_out",
+    "swap_targets",
+]
+
+HIGH_ACE = 14
+_NEG = -(10**9)
+
+# Flags a set of melds may earn; the searches carry them as a bitmask.
+_NAT_RUN = 1  # a natural run that does not hold the taken card
+_NAT_SET = 2  # a natural set
+_TAKEN = 4  # the taken card is laid
+_LEFT = 8  # at least one card stays in hand
+_RUN = 16  # any run (Simple)
+_SET = 32  # any set (Simple)
+_MELD = 64  # at least one new meld
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A first lay-down: the melds to lay together and their opening value (RULES.md §1.4b)."""
+
+    melds: tuple[Meld, ...]
+    value: int
+
+
+@dataclass(frozen=True)
+class GoOutPlan:
+    """One way to go out this turn.
+
+    ``melds`` are new melds from the hand, ``layoffs`` pairs a table meld index with the cards to
+    add to it in one :func:`~rummy_engine.melds.extend_meld` call, and ``discard`` is the last card
+    (None only in Basic rummy, where the hand may be emptied by laying).
+    """
+
+    melds: tuple[Meld, ...]
+    layoffs: tuple[tuple[int, tuple[Card, ...]], ...]
+    discard: Card | None
+
+
+# ---------------------------------------------------------------------------------------------
+# Meld shapes by face
+
+
+class _Shape(NamedTuple):
+    """A meld described by faces: ``slots`` in submission order, None where a joker stands."""
+
+    kind: MeldKind
+    slots: tuple[Face | None, ...]
+    value: int
+    naturals: tuple[Face, ...]
+    codes: tuple[int, ...]  # the naturals as small ints (cheap to hash, unlike Face)
+    jokers: int
+
+
+def _shape(kind: MeldKind, slots: tuple[Face | None, ...], value: int) -> _Shape:
+    naturals = tuple(f for f in slots if f is not None)
+    codes = tuple(_code(f) for f in naturals)
+    return _Shape(kind, slots, value, naturals, codes, len(slots) - len(naturals))
+
+
+def _code(face: Face) -> int:
+    assert face.suit is not None
+    return face.suit.index * 16 + face.rank
+
+
+def _max_jokers(rules: Rules) -> int:
+    """Most jokers one meld may hold; the naturals rules are checked by :func:`_jokers_ok`."""
+    if not rules.is_atlas:
+        return 0
+    limit = rules.options.max_jokers_per_meld
+    if limit is JokerLimit.ONE:
+        return 1
+    if limit is JokerLimit.TWO:
+        return 2
+    return MAX_RUN
+
+
+def _jokers_ok(naturals: int, jokers: int, rules: Rules) -> bool:
+    """The same test as ``melds._check_joker_limit``, as a predicate."""
+    if naturals < 2 or jokers > _max_jokers(rules):
+        return False
+    return not (
+        rules.options.max_jokers_per_meld is JokerLimit.UNLIMITED_IF_NATURALS_GT_JOKERS
+        and jokers
+        and jokers >= naturals
+    )
+
+
+def _card_value(rank: int, high: bool, mode: AceOpeningValue) -> int:
+    """Opening value of one card (values.py's table), so shapes can be scored without a Meld."""
+    if rank != ACE:
+        return min(rank, 10)
+    if mode is AceOpeningValue.ALWAYS_11:
+        return 11
+    if mode is AceOpeningValue.ALWAYS_1:
+        return 1
+    return 11 if high else 1
+
+
+def _rank_of(position: int) -> int:
+    return (position - 1) % 13 + 1
+
+
+def _windows(mode: AceMode) -> Iterator[tuple[int, int]]:
+    """Every (low, high) position span a run may occupy, by low end then length; 14 = high Ace."""
+    if mode is AceMode.WRAP:
+        for low in range(1, 14):
+            for high in range(low + 2, low + MAX_RUN):
+                yield low, high
+        return
+    top = HIGH_ACE if mode is AceMode.LOW_HIGH else 13
+    for low in range(1, top - 1):
+        for high in range(low + 2, min(low + MAX_RUN - 1, top) + 1):
+            yield low, high
+
+
+_Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+@functools.cache
+def _window(suit: Suit, low: int, high: int, zero_jokers: bool, ace: AceOpeningValue) -> _Window:
+    """Faces, codes, card values and joker values of the run on positions low..high (cached)."""
+    faces, values = [], []
+    for i, pos in enumerate(range(low, high + 1)):
+        rank = _rank_of(pos)
+        faces.append(Face(rank, suit))
+        values.append(_card_value(rank, pos == HIGH_ACE or (rank == ACE and i > 0), ace))
+    joker_values = [0] * len(values) if zero_jokers else values
+    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values)
+
+
+def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
+    """The run of ``window`` with jokers at the given indexes."""
+    faces, codes, values, joker_values = window
+    if not joker_at:
+        return _Shape(MeldKind.RUN, faces, sum(values), faces, codes, 0)
+    slots = list[Face | None](faces)
+    value = sum(values)
+    for k in joker_at:
+        slots[k] = None
+        value += joker_values[k] - values[k]
+    naturals = tuple(f for f in slots if f is not None)
+    kept = tuple(c for k, c in enumerate(codes) if k not in joker_at)
+    return _Shape(MeldKind.RUN, tuple(slots), value, naturals, kept, len(joker_at))
+
+
+def _run_placements(
+    counts: dict[Face, int], jokers: int, rules: Rules
+) -> Iterator[tuple[_Window, tuple[int, ...]]]:
+    """Every run the held faces plus ``jokers`` can form: a window and the indexes of its jokers.
+
+    A joker may also stand where a held card fits, since that card may be worth more elsewhere.
+    """
+    max_j = min(_max_jokers(rules), jokers)
+    zero_jokers = rules.variant is Variant.R71
+    ace = rules.options.ace_opening_value
+    windows = list(_windows(rules.ace_mode))
+    for suit in Suit:
+        ranks = {f.rank for f in counts if f.suit is suit}
+        if len(ranks) < 2:
+            continue
+        held = 0  # positions (as bits) whose rank is held; positions run up to 26 in wrap mode
+        for pos in range(-12, 27):
+            if _rank_of(pos) in ranks:
+                held |= 1 << (pos + 12)
+        dead_low = 0  # a low end whose shorter window already missed too many cards
+        for low, high in windows:
+            if low == dead_low:
+                continue
+            span = ((1 << (high - low + 1)) - 1) << (low + 12)
+            missing = (span & ~held).bit_count()
+            if missing > max_j:
+                dead_low = low  # longer windows from the same low end only miss more
+                continue
+            size = high - low + 1
+            window = _window(suit, low, high, zero_jokers, ace)
+            if missing == 0 and _jokers_ok(size, 0, rules):
+                yield window, ()
+            if max_j == 0:
+                continue
+            gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
+            present = [k for k in range(size) if held >> (low + k + 12) & 1]
+            for extra in range(max(1 - missing, 0), max_j - missing + 1):
+                if not _jokers_ok(size - missing - extra, missing + extra, rules):
+                    continue
+                for swapped in itertools.combinations(present, extra):
+                    yield window, gaps + swapped
+
+
+def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
+    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form."""
+    max_j = min(_max_jokers(rules), jokers)
+    zero_jokers = rules.variant is Variant.R71
+    by_rank: dict[int, list[Face]] = {}
+    for face in sorted(counts, key=lambda f: (f.rank, f.suit.index if f.suit else 4)):
+        by_rank.setdefault(face.rank, []).append(face)
+    for rank, faces in by_rank.items():
+        card = _card_value(rank, True, rules.options.ace_opening_value)
+        for size in range(2, min(4, len(faces)) + 1):
+            for chosen in itertools.combinations(faces, size):
+                for j in range(max_j + 1):
+                    if not 3 <= size + j <= 4 or not _jokers_ok(size, j, rules):
+                        continue
+                    value = card * (size if zero_jokers else size + j)
+                    yield _shape(MeldKind.SET, (*chosen, *([None] * j)), value)
+
+
+def _shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> list[_Shape]:
+    """Every run and set the faces in ``counts`` plus ``jokers`` can form, one per joker placement."""
+    runs = [_run_shape(window, at) for window, at in _run_placements(counts, jokers, rules)]
+    return runs + list(_set_shapes(counts, jokers, rules))
+
+
+def _face_counts(cards: Sequence[Card]) -> tuple[dict[Face, int], int]:
+    counts: dict[Face, int] = {}
+    jokers = 0
+    for card in cards:
+        if card.is_joker:
+            jokers += 1
+        else:
+            counts[card.face] = counts.get(card.face, 0) + 1
+    return counts, jokers
+
+
+def _sorted_hand(hand: Sequence[Card]) -> list[Card]:
+    if len(set(hand)) != len(hand):
+        raise ValueError("the hand holds the same physical card twice")
+    return sorted(hand, key=_card_order)
+
+
+def _card_order(card: Card) -> tuple[int, int, int]:
+    return (card.suit.index if card.suit else 4, card.rank, card.copy)
+
+
+def _build(shape: _Shape, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
+    """The Meld for ``shape`` made of the given physical cards (jokers placed as in the shape)."""
+    by_face = {c.face: c for c in naturals}
+    spare = iter(jokers)
+    cards = [by_face[f] if f is not None else next(spare) for f in shape.slots]
+    return make_meld(cards, rules)
+
+
+def find_melds(hand: Sequence[Card], rules: Rules) -> list[Meld]:
+    """Every meld the hand can form, once per face combination and joker placement.
+
+    The two copies of a face are interchangeable, so each meld is returned once, built from the
+    lowest copies held (real cards of ``hand``). Runs come first (by suit, then span), then sets.
+    """
+    cards = _sorted_hand(hand)
+    counts, jokers = _face_counts(cards)
+    naturals = list({c.face: c for c in reversed(cards) if not c.is_joker}.values())
+    joker_cards = [c for c in cards if c.is_joker]
+    return [_build(s, naturals, joker_cards, rules) for s in _shapes(counts, jokers, rules)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Items: the hand as bitmasks
+
+
+class _Option(NamedTuple):
+    """A way to place cards: a new meld (``table`` is None) or a lay-off on table meld ``table``."""
+
+    mask: int
+    jokers: int
+    value: int
+    bound: int  # upper value of its natural items, as counted by the search's bound
+    flags: int
+    kind: MeldKind
+    faces: tuple[Face | None, ...]  # submission order, None for a joker (unless ``run`` is set)
+    run: tuple[_Window, tuple[int, ...]] | None = None  # a run's window and joker indexes
+    table: int | None = None
+
+    @property
+    def slots(self) -> tuple[Face | None, ...]:
+        return self.faces if self.run is None else _run_shape(*self.run).slots
+
+
+class _Items:
+    """The hand split into items (a face held once or twice, or the taken card alone)."""
+
+    def __init__(self, cards: Sequence[Card], taken: Card | None, rules: Rules) -> None:
+        self.rules = rules
+        self.taken = taken
+        # A taken joker goes first, so it is the one laid (jokers are otherwise alike).
+        self.jokers = sorted((c for c in cards if c.is_joker), key=lambda c: c != taken)
+        self.taken_joker = taken is not None and taken.is_joker
+        self.faces: list[Face] = []
+        self.cards: list[list[Card]] = []
+        self.index: dict[Face, int] = {}  # face -> item of the copies other than the taken card
+        self.taken_item = -1
+        for card in cards:
+            if card.is_joker:
+                continue
+            if card == taken:
+                self.taken_item = len(self.faces)
+                self.faces.append(card.face)
+                self.cards.append([card])
+                continue
+            i = self.index.get(card.face)
+            if i is None:
+                self.index[card.face] = len(self.faces)
+                self.faces.append(card.face)
+                self.cards.append([card])
+            else:
+                self.cards[i].append(card)
+        self.ones = 0
+        self.twos = 0
+        for i, held in enumerate(self.cards):
+            self.ones |= 1 << i
+            if len(held) == 2:
+                self.twos |= 1 << i
+        self.bit = {_code(face): 1 << i for face, i in self.index.items()}
+        self.taken_code = _code(self.faces[self.taken_item]) if self.taken_item >= 0 else -1
+        self.upper = [_card_value(f.rank, True, rules.options.ace_opening_value) for f in self.faces]
+
+    def masks(self, codes: Sequence[int]) -> list[int]:
+        """Item masks that can supply the faces ``codes`` (two if the taken card has a twin)."""
+        bit = self.bit
+        if self.taken_code not in codes:
+            mask = 0
+            for code in codes:
+                b = bit.get(code)
+                if b is None:
+                    return []
+                mask |= b
+            return [mask]
+        options = [0]
+        for code in codes:
+            choices = [bit[code]] if code in bit else []
+            if code == self.taken_code:
+                choices.append(1 << self.taken_item)
+            if not choices:
+                return []
+            options = [m | c for m in options for c in choices]
+        return options
+
+    def meld_options(self, counts: dict[Face, int], jokers: int, needs: int) -> list[_Option]:
+        """Item-level options for new melds; per (items, jokers) only the best placement stays.
+
+        Runs are scored straight from their window (masks and values as ints, no Face objects)
+        unless they hold the taken card's face, which may give two masks. Only the flags in
+        ``needs`` are kept: the others would just split search states.
+        """
+        best: dict[tuple[int, int], _Option] = {}
+        taken_bit = 1 << self.taken_item if self.taken_item >= 0 else 0
+        bit, upper = self.bit, self.upper
+
+        def add(
+            mask: int, used: int, value: int, kind: MeldKind, faces: tuple[Face | None, ...],
+            run: tuple[_Window, tuple[int, ...]] | None = None,
+        ) -> None:
+            key = (mask, used)
+            old = best.get(key)
+            if old is not None and value <= old.value:
+                return
+            flags = _MELD | (_RUN if kind is MeldKind.RUN else _SET)
+            if mask & taken_bit or (used and self.taken_joker):
+                flags |= _TAKEN
+            if used == 0:
+                if kind is MeldKind.SET:
+                    flags |= _NAT_SET
+                elif not mask & taken_bit:
+                    flags |= _NAT_RUN
+            bound = old.bound if old is not None else sum(upper[i] for i in _bits(mask))
+            best[key] = _Option(mask, used, value, bound, flags & needs, kind, faces, run)
+
+        last: _Window | None = None
+        bits: list[int] = []
+        full = total = 0
+        for window, at in _run_placements(counts, jokers, self.rules):
+            _, codes, values, joker_values = window
+            if self.taken_code in codes:
+                shape = _run_shape(window, at)
+                for mask in self.masks(shape.codes):
+                    add(mask, len(at), shape.value, MeldKind.RUN, (), (window, at))
+                continue
+            if window is not last:
+                last, bits = window, [bit.get(c, 0) for c in codes]
+                full, total = sum(bits), sum(values)
+            mask, value = full, total
+            for k in at:
+                mask &= ~bits[k]
+                value += joker_values[k] - values[k]
+            add(mask, len(at), value, MeldKind.RUN, (), (window, at))
+        for shape in _set_shapes(counts, jokers, self.rules):
+            for mask in self.masks(shape.codes):
+                add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
+        return list(best.values())
+
+    def by_low(self, options: Sequence[_Option]) -> list[list[_Option]]:
+        """Options indexed by their lowest item, biggest first (good solutions early)."""
+        table: list[list[_Option]] = [[] for _ in self.faces]
+        for opt in options:
+            if opt.mask:
+                table[(opt.mask & -opt.mask).bit_length() - 1].append(opt)
+        for row in table:
+            row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
+        return table
+
+    def realise(self, chosen: Sequence[_Option]) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
+        """Physical cards for the chosen options (lowest copies first, the taken card where chosen)."""
+        pools = [list(c) for c in self.cards]
+        jokers = list(self.jokers)
+        melds: list[Meld] = []
+        layoffs: list[tuple[int, tuple[Card, ...]]] = []
+        for opt in chosen:
+            naturals = [pools[i].pop(0) for i in _bits(opt.mask)]
+            used_jokers = [jokers.pop(0) for _ in range(opt.jokers)]
+            if opt.table is None:
+                shape = _shape(opt.kind, opt.slots, opt.value)
+                melds.append(_build(shape, naturals, used_jokers, self.rules))
+            else:
+                order = {f: k for k, f in enumerate(opt.slots)}
+                naturals.sort(key=lambda c: order[c.face])
+                layoffs.append((opt.table, (*naturals, *used_jokers)))
+        layoffs.sort(key=lambda lo: lo[0])
+        return melds, layoffs
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _remove(ones: int, twos: int, mask: int) -> tuple[int, int]:
+    """Take one copy of each item in ``mask`` (all present) out of the multiset (ones, twos)."""
+    return (ones & ~mask) | (twos & mask), twos & ~mask
+
+
+def _items_value(items: _Items, ones: int, twos: int) -> int:
+    return sum(items.upper[i] for i in _bits(ones)) + sum(items.upper[i] for i in _bits(twos))
+
+
+# ---------------------------------------------------------------------------------------------
+# Best opening
+
+
+def _opening_needs(rules: Rules, freed: bool, taken: Card | None) -> int:
+    needs = _LEFT | _MELD
+    if taken is not None and rules.must_use_discard:
+        needs |= _TAKEN
+    if rules.variant is Variant.R71:
+        needs |= _NAT_RUN if freed else _NAT_RUN | _NAT_SET
+    elif rules.options.r51_require_natural_run and not freed:
+        needs |= _NAT_RUN
+    return needs
+
+
+def best_opening(
+    hand: Sequence[Card],
+    rules: Rules,
+    threshold: int,
+    *,
+    taken: Card | None = None,
+    freed: bool = False,
+) -> Opening | None:
+    """The most valuable first lay-down of new melds that the opening rules accept, or None.
+
+    The answer passes ``check_first_laydown`` with ``LayContext(rules, opened=False, freed=freed,
+    threshold=threshold, taken=taken)``, keeps at least one card in hand for the discard, and lays
+    ``taken`` (the discard taken this turn) when the table plays ``discard_take=must_use``. A freed
+    partner has no threshold (as in ``check_first_laydown``), so for them ``threshold`` is ignored
+    and any non-empty lay-down that meets R71's natural run counts. Ties between equally valuable
+    openings are broken by a fixed search order, so the answer is deterministic.
+    """
+    if not rules.has_opening:
+        raise ValueError(f"{rules.variant.value} has no opening")
+    cards = _sorted_hand(hand)
+    if taken is not None and taken not in cards:
+        raise ValueError("the taken card is not in the hand")
+    items = _Items(cards, taken, rules)
+    counts, jokers = _face_counts(cards)
+    no_jokers = rules.options.r71_joker_in_opening is R71JokerInOpening.FORBIDDEN
+    if rules.variant is Variant.R71 and not freed and no_jokers:
+        jokers = 0  # melds with a joker may not be part of this opening
+    needs = _opening_needs(rules, freed, taken)
+    options = items.meld_options(counts, jokers, needs)
+
+    # Items that no meld uses always stay in hand: drop them before searching.
+    usable = 0
+    for opt in options:
+        usable |= opt.mask
+    ones, twos = items.ones & usable, items.twos & usable
+    flags = _LEFT if (items.ones & ~usable) else 0
+    by_low = items.by_low(options)
+    ace = _card_value(ACE, True, rules.options.ace_opening_value)
+    joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
+    # Something must stay in hand, so until something has, the bound loses the cheapest card.
+    cheapest = min((items.upper[i] for i in _bits(ones)), default=0)
+    # Flags the options whose lowest item is i or later can still earn (a state needing more
+    # than that cannot succeed).
+    reachable = [0] * (len(by_low) + 1)
+    for i in range(len(by_low) - 1, -1, -1):
+        reachable[i] = reachable[i + 1]
+        for opt in by_low[i]:
+            reachable[i] |= opt.flags
+    memo: dict[tuple[int, int, int, int], tuple[int, bool, _Option | None]] = {}
+
+    rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
+    upper = items.upper
+
+    def ceiling(rest: int, jokers: int, flags: int) -> int:
+        """What can still be gained at most: every card held, less one if none is left yet."""
+        top = rest + jokers * joker_value
+        if not flags & _LEFT:
+            top -= min(cheapest, joker_value) if jokers else cheapest
+        return top
+
+    def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
+        """Best value still to gain from here if it is >= need, else an upper bound below need.
+
+        ``rest`` is the upper value of the items still held (the bound's natural part). Children
+        whose ceiling cannot reach their target are not entered.
+        """
+        if not ones:
+            if jokers:
+                flags |= _LEFT
+            return 0 if flags & needs == needs else _NEG
+        low = ones & -ones
+        item = low.bit_length() - 1
+        if needs & ~(flags | reachable[item] | _LEFT):
+            return _NEG
+        key = (ones, twos, jokers, flags)
+        seen = memo.get(key)
+        if seen is not None and (seen[1] or seen[0] < need):
+            return seen[0]
+        best, bound, choice = _NEG, _NEG, None
+        for mask, used, value, drop, earned, opt in rows[item]:
+            if mask & ones != mask or used > jokers:
+                continue
+            target = (need if need > best else best + 1) - value
+            left = jokers - used
+            top = ceiling(rest - drop, left, flags | earned)
+            if top < target:
+                got = top
+            else:
+                n_ones, n_twos = _remove(ones, twos, mask)
+                got = search(n_ones, n_twos, left, flags | earned, rest - drop, target)
+            if got >= target:
+                best, choice = got + value, opt
+            elif got + value > bound:
+                bound = got + value
+        target = need if need > best else best + 1
+        drop = upper[item] * (2 if twos & low else 1)
+        top = ceiling(rest - drop, jokers, flags | _LEFT)
+        got = top if top < target else search(ones & ~low, twos & ~low, jokers, flags | _LEFT, rest - drop, target)
+        if got >= target:
+            best, choice = got, None
+        elif got > bound:
+            bound = got
+        if best >= need:
+            memo[key] = (best, True, choice)
+            return best
+        memo[key] = (max(best, bound), False, None)
+        return max(best, bound)
+
+    rest = _items_value(items, ones, twos)
+    need = 0 if freed else threshold
+    jokers = len(items.jokers)
+    top = ceiling(rest, jokers, flags)
+    value = top if top < need else search(ones, twos, jokers, flags, rest, need)
+    if value < need:
+        return None
+    chosen: list[_Option] = []
+    while ones:
+        entry = memo.get((ones, twos, jokers, flags))
+        assert entry is not None and entry[1]
+        step = entry[2]
+        if step is None:
+            low = ones & -ones
+            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+        else:
+            chosen.append(step)
+            ones, twos = _remove(ones, twos, step.mask)
+            jokers, flags = jokers - step.jokers, flags | step.flags
+    melds, _ = items.realise(chosen)
+    return Opening(tuple(melds), opening_value(melds, rules))
+
+
+# ---------------------------------------------------------------------------------------------
+# Going out
+
+
+def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple[list[_Option], list[int]]:
+    """Every way to add hand cards to each table meld, and how many jokers alone each can take.
+
+    Only additions whose natural cards are held are generated; jokers fill the other places, or
+    stand in for held cards (which may be needed elsewhere), within the table's joker limit.
+    """
+    options: list[_Option] = []
+    joker_room: list[int] = []
+    held = set(items.index) | ({items.faces[items.taken_item]} if items.taken_item >= 0 else set())
+    for t, meld in enumerate(table):
+        naturals = sum(not c.is_joker for c in meld.cards)
+        max_j = 0
+        for j in range(1, min(_max_jokers(rules), len(items.jokers)) + 1):
+            if _jokers_ok(naturals + 1, meld.jokers + j, rules):
+                max_j = j
+        room = 0
+        for j in range(1, max_j + 1):
+            if _jokers_ok(naturals, meld.jokers + j, rules) and can_extend(meld, items.jokers[:j], rules):
+                room = j
+        joker_room.append(room)
+        seen: set[tuple[int, int]] = set()
+        for faces in _additions(meld, held, max_j, rules):
+            missing = [k for k, f in enumerate(faces) if f not in held]
+            present = [k for k, f in enumerate(faces) if f in held]
+            for extra in range(max_j - len(missing) + 1):
+                for swapped in itertools.combinations(present, extra):
+                    at = set(missing).union(swapped)
+                    added = [f for k, f in enumerate(faces) if k not in at]
+                    if not added or not _jokers_ok(naturals + len(added), meld.jokers + len(at), rules):
+                        continue
+                    for mask in items.masks([_code(f) for f in added]):
+                        if (mask, len(at)) in seen:
+                            continue
+                        seen.add((mask, len(at)))
+                        # No flags: going out checks the taken card by covering it.
+                        options.append(_Option(mask, len(at), 0, 0, 0, meld.kind, tuple(added), None, t))
+    return options, joker_room
+
+
+def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterator[tuple[Face, ...]]:
+    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``."""
+    if meld.is_set:
+        suits = {f.suit for f in meld.stands_for if f.suit is not None}
+        missing = [Face(meld.rank, s) for s in Suit if s not in suits]
+        room = 4 - len(meld.cards)
+        for size in range(1, room + 1):
+            for group in itertools.combinations(missing, size):
+                if sum(f not in held for f in group) <= max_j:
+                    yield group
+        return
+    suit = meld.suit
+    assert suit is not None
+    low, high = meld.positions[0], meld.positions[-1]
+    mode = rules.ace_mode
+    floor = -(10**6) if mode is AceMode.WRAP else 1
+    top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
+    room = MAX_RUN - len(meld.cards)
+    below_faces: list[Face] = []
+    for below in range(room + 1):
+        if below:
+            if low - below < floor:
+                break
+            below_faces.insert(0, Face(_rank_of(low - below), suit))
+        lacking = sum(f not in held for f in below_faces)
+        if lacking > max_j:
+            break
+        above_faces: list[Face] = []
+        for above in range(room - below + 1):
+            if above:
+                if high + above > top:
+                    break
+                above_faces.append(Face(_rank_of(high + above), suit))
+                if above_faces[-1] not in held:
+                    lacking += 1
+                if lacking > max_j:
+                    break
+            if below + above:
+                yield (*below_faces, *above_faces)
+
+
+def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
+    if rules.variant is Variant.SIMPLE:
+        return _RUN | _SET
+    if rules.variant is Variant.R71 and not opened:
+        return _NAT_RUN if freed else _NAT_RUN | _NAT_SET
+    return 0
+
+
+def going_out(
+    hand: Sequence[Card],
+    rules: Rules,
+    table: Sequence[Meld],
+    *,
+    opened: bool,
+    freed: bool = False,
+    taken: Card | None = None,
+    threshold: int = 0,
+) -> GoOutPlan | None:
+    """A way to go out this turn with ``hand`` (after the draw), or None when there is none.
+
+    Atlas variants lay everything but one card (new melds, plus lay-offs on ``table`` except in
+    Simple) and discard the last card; Basic may also lay the whole hand (``discard=None``, tried
+    first). An unopened player goes out "at once": no threshold (``threshold`` is only carried
+    into the LayContext the plan is checked with), but R71 still needs a natural run and a natural
+    set among the new melds (a freed partner: a natural run), and Simple needs a run and a set and
+    no lay-offs. The taken discard is never the discard, so it is always laid, and R71's required
+    run does not hold it. Among possible plans the discard with the highest penalty is preferred
+    (then the first card in display order), so a loss-minded caller and the tests get one
+    deterministic answer. Joker swaps are not considered.
+    """
+    del threshold  # waived when going out at once; kept so callers pass one LayContext's worth
+    cards = _sorted_hand(hand)
+    if taken is not None and taken not in cards:
+        raise ValueError("the taken card is not in the hand")
+    items = _Items(cards, taken, rules)
+    counts, jokers = _face_counts(cards)
+    needs = _go_out_needs(rules, opened, freed)
+    options = items.meld_options(counts, jokers, needs)
+    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
+    joker_room = [0] * len(table)
+    if layoffs_allowed:
+        extra, joker_room = _layoff_options(items, table, rules)
+        options += extra
+    by_low = items.by_low(options)
+    coverable = 0
+    for opt in options:
+        coverable |= opt.mask
+    reachable = [0] * (len(by_low) + 1)
+    for i in range(len(by_low) - 1, -1, -1):
+        reachable[i] = reachable[i + 1]
+        for opt in by_low[i]:
+            reachable[i] |= opt.flags
+    if needs & ~reachable[0]:
+        return None
+    failed: set[tuple[int, int, int, int, int]] = set()
+    path: list[_Option] = []
+
+    def cover(ones: int, twos: int, jokers: int, used: int, flags: int) -> bool:
+        """Place every remaining card; on success ``path`` holds the options, last first."""
+        if not ones:
+            if flags & needs != needs:
+                return False
+            spare: list[_Option] = []
+            for t, room in enumerate(joker_room):
+                if jokers and room and not used >> t & 1:
+                    take = min(room, jokers)
+                    jokers -= take
+                    spare.append(_Option(0, take, 0, 0, 0, table[t].kind, (), None, t))
+            if jokers:
+                return False
+            path.extend(spare)
+            return True
+        low = ones & -ones
+        if needs & ~(flags | reachable[low.bit_length() - 1]):
+            return False
+        key = (ones, twos, jokers, used, flags)
+        if key in failed:
+            return False
+        for opt in by_low[(low).bit_length() - 1]:
+            if opt.mask & ones != opt.mask or opt.jokers > jokers:
+                continue
+            if opt.table is not None and used >> opt.table & 1:
+                continue
+            n_ones, n_twos = _remove(ones, twos, opt.mask)
+            n_used = used if opt.table is None else used | 1 << opt.table
+            if cover(n_ones, n_twos, jokers - opt.jokers, n_used, flags | opt.flags):
+                path.append(opt)
+                return True
+        failed.add(key)
+        return False
+
+    def attempt(discard: Card | None) -> GoOutPlan | None:
+        ones, twos, n_jokers = items.ones, items.twos, len(items.jokers)
+        if discard is not None and discard.is_joker:
+            n_jokers -= 1
+        elif discard is not None:
+            ones, twos = _remove(ones, twos, 1 << _item_of(items, discard))
+        if ones & ~coverable:
+            return None
+        path.clear()
+        if not cover(ones, twos, n_jokers, 0, 0):
+            return None
+        melds, lays = items.realise(path[::-1])
+        if discard is not None:
+            rest = [c for c in cards if c not in _laid(melds, lays)]
+            discard = rest[0]  # the exact copy left over (the twin of a face may have been laid)
+        return GoOutPlan(tuple(melds), tuple(lays), discard)
+
+    if not rules.is_atlas:
+        plan = attempt(None)
+        if plan is not None:
+            return plan
+    for discard in _discard_order(cards, taken, rules):
+        plan = attempt(discard)
+        if plan is not None:
+            return plan
+    return None
+
+
+def _item_of(items: _Items, card: Card) -> int:
+    if card == items.taken:
+        return items.taken_item
+    return items.index[card.face]
+
+
+def _laid(melds: Sequence[Meld], layoffs: Sequence[tuple[int, tuple[Card, ...]]]) -> set[Card]:
+    laid = {c for m in melds for c in m.cards}
+    laid.update(c for _, group in layoffs for c in group)
+    return laid
+
+
+def _discard_order(cards: Sequence[Card], taken: Card | None, rules: Rules) -> list[Card]:
+    """Candidate last discards, most expensive to keep first; one per face (copies are alike)."""
+    jokers_ok = rules.options.joker_discard_allowed and rules.options.joker_final_discard_allowed
+    seen: set[Face] = set()
+    order: list[Card] = []
+    for card in cards:
+        if card == taken or (card.is_joker and not jokers_ok) or card.face in seen:
+            continue
+        seen.add(card.face)
+        order.append(card)
+    price = penalty_value if rules.is_atlas else basic_value
+    return sorted(order, key=lambda c: -price(c))
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-card hints
+
+
+def extension_targets(card: Card, table: Sequence[Meld], rules: Rules) -> list[int]:
+    """Indexes of the table melds that ``card`` alone can be laid off on."""
+    return [i for i, meld in enumerate(table) if can_extend(meld, [card], rules)]
+
+
+def swap_targets(card: Card, table: Sequence[Meld]) -> list[int]:
+    """Indexes of the table melds where ``card`` would free a joker (RULES.md §1.6)."""
+    return [i for i, meld in enumerate(table) if swap_target(meld, card) is not None]

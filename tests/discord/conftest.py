@@ -1,0 +1,191 @@
+"""SimCord set-up for the Discord surface: a real RummyBot on a real SQLite file, a server, a
+channel, players, and a driver that plays whole games by typing the real slash commands."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot.client import RummyBot
+from bot.config import Settings
+from bot.services.tables import Table
+from bot.storage import SqliteStore
+from rummy_engine import (
+    Action,
+    Discard,
+    Draw,
+    Game,
+    Lay,
+    Phase,
+    StartRound,
+    Swap,
+    UndoTake,
+    player_view,
+)
+from rummy_engine.strategy import choose_action
+
+NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
+CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
+
+
+def make_bot(db: Path, seed: int = 7) -> RummyBot:
+    bot = RummyBot(Settings(database=db, next_round_delay_seconds=30), SqliteStore(db))
+    bot.tables._seed_source = lambda: seed
+    return bot
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "rummy.db"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path) -> RummyBot:
+    return make_bot(db_path)
+
+
+@dataclass
+class World:
+    """A server with one table channel and six members, around the bot under test."""
+
+    env: simcord.Env
+    guild: simcord.GuildHandle  # type: ignore[name-defined]
+    channel: simcord.ChannelHandle  # type: ignore[name-defined]
+    players: list[simcord.MemberActor]  # type: ignore[name-defined]
+    seen_public: set[str] = field(default_factory=set)
+    checked_messages: int = 0
+    table_id: int | None = None
+
+    @property
+    def bot(self) -> RummyBot:
+        bot = self.env.bot
+        assert isinstance(bot, RummyBot)
+        return bot
+
+    async def table(self) -> Table:
+        """The table this world's test opened (open or finished)."""
+        assert self.table_id is not None, "open a table first"
+        return await self.bot.tables.load(self.table_id)
+
+    def member(self, user_id: int | None) -> simcord.MemberActor:  # type: ignore[name-defined]
+        return next(p for p in self.players if p.user.id == user_id)
+
+    def public_messages(self) -> list[discord.Message]:
+        return [m for m in self.channel.history() if not m.flags.ephemeral]
+
+    async def open_table(self, variant: str, mode: str, players: int, **options: object) -> Table:
+        host, *others = self.players[:players]
+        result = await host.slash(self.channel, "rummy new", variant=variant, mode=mode, **options)
+        assert result.acknowledged, result
+        for index, player in enumerate(others, start=1):
+            team = {"2v2": {1: 1, 2: 0, 3: 1}}.get(mode, {}).get(index)
+            kwargs = {"team": team} if team is not None else {}
+            joined = await player.slash(self.channel, "rummy join", **kwargs)
+            assert "seated" in joined.response.content, joined.response.content
+        opened = await self.bot.tables.in_channel(self.guild.id, self.channel.id)
+        assert opened is not None
+        self.table_id = opened.id
+        started = await host.slash(self.channel, "rummy start")
+        assert "started" in started.response.content, started.response.content
+        return await self.table()
+
+    # -- privacy -----------------------------------------------------------------------------
+
+    def note_public_cards(self, game: Game) -> None:
+        """Cards anyone at the table has seen face up: melds, the discard pile, revealed hands."""
+        self.seen_public.update(c.pretty for t in game.table for c in t.meld.cards)
+        self.seen_public.update(c.pretty for c in game.discard)
+        for result in game.results:
+            self.seen_public.update(c.pretty for hand in result.hands for c in hand)
+
+    def check_privacy(self, table: Table) -> None:
+        """No public message shows a card that was never face up; each DM holds only its
+        reader's own hand, exactly."""
+        game = table.require_game()
+        self.note_public_cards(game)
+        public = self.public_messages()
+        for message in public[self.checked_messages :]:
+            leaked = set(CARD_TOKEN.findall(message.content)) - self.seen_public
+            assert not leaked, f"public message shows hidden cards {leaked}: {message.content!r}"
+            assert "Your hand" not in message.content
+            assert all(not a.filename.startswith("hand-") for a in message.attachments)
+        self.checked_messages = len(public)
+        if game.phase not in (Phase.DRAW, Phase.PLAY):
+            return
+        for seat_record in table.seats:
+            member = self.member(seat_record.user_id)
+            dms = [
+                m
+                for m in member.user.dm_channel.history()
+                if f"table #{table.id}" in m.content or f"#{table.id}" in m.content
+            ]
+            if not dms:
+                continue
+            shown = Counter(
+                CARD_TOKEN.findall(dms[-1].content.split("\n", 1)[1].split("Just drawn")[0])
+            )
+            held = Counter(c.pretty for c in player_view(game, seat_record.seat).hand)
+            assert shown == held, f"DM of seat {seat_record.seat} shows {shown}, hand is {held}"
+
+
+def command_for(action: Action) -> tuple[str, dict[str, object]]:
+    """The slash command a player types for an engine action."""
+    match action:
+        case Draw(_, source):
+            return "rummy draw", {"source": source.value}
+        case Lay(_, melds, layoffs):
+            groups = [" ".join(f.text for f in meld) for meld in melds]
+            groups += [
+                f"+{index + 1} " + " ".join(f.text for f in faces) for index, faces in layoffs
+            ]
+            return "rummy lay", {"melds": " | ".join(groups)}
+        case Swap(_, meld, card):
+            return "rummy swap", {"meld": meld + 1, "card": card.text}
+        case Discard(_, card):
+            return "rummy discard", {"card": card.text}
+        case UndoTake(_):
+            return "rummy undo", {}
+    raise AssertionError(f"no command for {action!r}")
+
+
+async def play_step(world: World, rng: random.Random, *, by_timer: bool = False) -> Action:
+    """Let the engine's simple player choose, then type it as the player whose turn it is."""
+    table = await world.table()
+    game = table.require_game()
+    version = table.record.version
+    action = choose_action(game, rng)
+    if isinstance(action, StartRound):
+        if by_timer:
+            await world.env.advance_time(31)
+        else:
+            host = world.member(table.record.host_id)
+            message = next(m for m in reversed(world.public_messages()) if m.components)
+            result = await host.click(message, label="Next round")
+            assert result.acknowledged
+    else:
+        name, options = command_for(action)
+        member = world.member(table.user_at(action.seat))
+        result = await member.slash(world.channel, name, **options)
+        assert result.acknowledged and result.ephemeral, (name, options)
+    after = await world.table()
+    assert after.record.version == version + 1, (
+        f"{action} was not accepted: {result.response.content if not isinstance(action, StartRound) else ''}"
+    )
+    return action
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
+    guild = simcord_env.create_guild("Rummy Club")
+    channel = guild.create_text_channel("rummy")
+    players = [guild.add_member(simcord_env.create_user(name)) for name in NAMES]
+    yield World(simcord_env, guild, channel, players)
+    await simcord_env.bot.close()

@@ -1,0 +1,584 @@
+"""The solver against the RULES.md vectors and against a brute-force reference on small hands.
+
+Every opening and plan the solver returns is replayed through the engine's own checks
+(``make_meld`` / ``extend_meld`` / ``check_first_laydown`` / ``check_go_out_at_once``), and on
+hands of at most 9 cards the solver's answer is compared with an exhaustive search over physical
+cards: every subset of cards in every joker placement, every disjoint combination of melds, every
+assignment of the remaining cards to table melds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rummy_engine.cards import ACE, Card, Face, Suit, make_deck, parse_faces
+from rummy_engine.errors import InvalidMeld, OpeningRefused
+from rummy_engine.melds import Meld, MeldKind, extend_meld, make_meld
+from rummy_engine.opening import LayContext, check_first_laydown, check_go_out_at_once
+from rummy_engine.rules import AceMode, JokerLimit, Rules, Variant
+from rummy_engine.solver import (
+    GoOutPlan,
+    Opening,
+    best_opening,
+    extension_targets,
+    find_melds,
+    going_out,
+    swap_targets,
+)
+from rummy_engine.values import opening_value, penalty_value
+
+R51 = Rules(Variant.R51, 2)
+R71 = Rules(Variant.R71, 2)
+SIMPLE = Rules(Variant.SIMPLE, 2)
+BASIC = Rules(Variant.BASIC, 3)
+R51_TWO = R51.with_options(max_jokers_per_meld=JokerLimit.TWO)
+R71_2V2 = Rules(Variant.R71, 4)
+
+
+def cards(text: str, copy: int = 0) -> list[Card]:
+    """Physical cards for a notation string; a repeated face gets the next copy, jokers numbers."""
+    seen: dict[Face, int] = {}
+    out = []
+    for face in parse_faces(text):
+        n = seen.get(face, copy)
+        seen[face] = n + 1
+        out.append(Card(face.rank, face.suit, n))
+    return out
+
+
+def meld(text: str, rules: Rules, copy: int = 0) -> Meld:
+    return make_meld(cards(text, copy), rules)
+
+
+# ---------------------------------------------------------------------------------------------
+# Re-validation of answers with the engine's own checks
+
+
+def assert_valid_opening(
+    opening: Opening,
+    hand: Sequence[Card],
+    rules: Rules,
+    threshold: int,
+    taken: Card | None = None,
+    freed: bool = False,
+) -> None:
+    laid = [c for m in opening.melds for c in m.cards]
+    assert len(laid) == len(set(laid)), "a card is used twice"
+    assert set(laid) <= set(hand), "a card is not in the hand"
+    assert len(laid) < len(hand), "an Atlas lay-down must keep a card for the discard"
+    assert opening.melds
+    for m in opening.melds:
+        again = make_meld(m.cards, rules)
+        assert again == m
+    ctx = LayContext(rules, opened=False, freed=freed, threshold=threshold, taken=taken)
+    value = check_first_laydown(opening.melds, False, ctx)
+    assert opening.value == opening_value(opening.melds, rules)
+    if not freed:
+        assert value == opening.value >= threshold
+    if taken is not None and rules.must_use_discard:
+        assert taken in laid
+
+
+def assert_valid_plan(
+    plan: GoOutPlan,
+    hand: Sequence[Card],
+    rules: Rules,
+    table: Sequence[Meld],
+    *,
+    opened: bool,
+    freed: bool = False,
+    taken: Card | None = None,
+) -> None:
+    laid = [c for m in plan.melds for c in m.cards] + [c for _, group in plan.layoffs for c in group]
+    held = laid + ([plan.discard] if plan.discard is not None else [])
+    assert len(held) == len(set(held)), "a card is used twice"
+    assert sorted(held) == sorted(hand), "the plan must account for every card exactly once"
+    if rules.is_atlas:
+        assert plan.discard is not None, "Atlas rounds end with a discard"
+    assert plan.discard != taken or taken is None, "the taken card cannot be discarded"
+    for m in plan.melds:
+        assert make_meld(m.cards, rules) == m
+    targets = [i for i, _ in plan.layoffs]
+    assert len(targets) == len(set(targets))
+    for i, group in plan.layoffs:
+        extend_meld(table[i], group, rules)  # raises if the lay-off is not valid
+    if rules.variant is Variant.SIMPLE:
+        assert not plan.layoffs
+    ctx = LayContext(rules, opened=opened, freed=freed, threshold=0, taken=taken)
+    check_go_out_at_once(plan.melds, bool(plan.layoffs), ctx)
+
+
+# ---------------------------------------------------------------------------------------------
+# RULES.md vectors
+
+
+def test_o01_r51_value_55() -> None:
+    hand = cards("10s Js Qs Ks 5h 5d 5c 2c")
+    opening = best_opening(hand, R51, 51)
+    assert opening is not None and opening.value == 55
+    assert_valid_opening(opening, hand, R51, 51)
+
+
+def test_o01_needs_a_card_left() -> None:
+    # The same seven cards alone cannot all be laid: something must stay for the discard.
+    hand = cards("10s Js Qs Ks 5h 5d 5c")
+    opening = best_opening(hand, R51, 51)
+    assert opening is None or len([c for m in opening.melds for c in m.cards]) < 7
+    assert best_opening(hand, R51, 55) is None
+
+
+def test_o07_r71_jokers_count_zero() -> None:
+    hand = cards("8s 9s 10s Ks Kh Kd 5c JK 7c 2d")
+    assert best_opening(hand, R71, 71) is None
+    at_69 = best_opening(hand, R71, 69)
+    assert at_69 is not None and at_69.value == 69
+    assert_valid_opening(at_69, hand, R71, 69)
+    r51 = best_opening(hand, R51, 51)
+    assert r51 is not None and r51.value == 75
+
+
+def test_o09_r71_needs_a_set() -> None:
+    assert best_opening(cards("Jd Qd Kd Ad 10c Jc Qc Kc 2s"), R71, 71) is None
+
+
+def test_d04_d05_r71_run_without_taken_card() -> None:
+    hand = cards("7d 8d 9d Ks Kh Kc Qs Qh Qc Js Jh Jc 2h")
+    taken = hand[2]  # 9d
+    assert best_opening(hand, R71, 71, taken=taken) is None
+    hand += cards("2s 3s 4s")
+    opening = best_opening(hand, R71, 71, taken=taken)
+    assert opening is not None
+    assert_valid_opening(opening, hand, R71, 71, taken=taken)
+
+
+def test_d01_r51_taken_card_must_be_laid() -> None:
+    hand = cards("7c 8c 9c Ks Kh Kd 2h 4s")
+    opening = best_opening(hand, R51, 51, taken=hand[2])
+    assert opening is not None and opening.value == 54
+    assert_valid_opening(opening, hand, R51, 51, taken=hand[2])
+    assert best_opening(hand, R51, 51, taken=hand[6]) is None  # 2h fits no meld
+
+
+def test_b06_b07_freed_r71_partner() -> None:
+    hand = cards("5h 6h 7h Ks Kh JK 2c")
+    opening = best_opening(hand, R71_2V2, 81, freed=True)
+    assert opening is not None
+    assert_valid_opening(opening, hand, R71_2V2, 81, freed=True)
+    assert best_opening(cards("5h JK 7h Qs Qh Qd 2c"), R71_2V2, 0, freed=True) is None
+
+
+def test_g05_r71_going_out_at_once() -> None:
+    hand = cards("3c 4c 5c 6s 6h 6c 2d 2s 2c Ah 2h 3h 4h 5h Ks")
+    plan = going_out(hand, R71, [], opened=False)
+    assert plan is not None and plan.discard == cards("Ks")[0]
+    assert_valid_plan(plan, hand, R71, [], opened=False)
+
+
+def test_g06_r71_needs_a_natural_set() -> None:
+    # G05 with its sets broken up: 6s 7s 8s is a run, and 2d 2s JK the only set.
+    hand = cards("3c 4c 5c 6s 7s 8s 2d 2s JK 3h 4h 5h 6h 7h Ks")
+    assert going_out(hand, R71, [], opened=False) is None
+    plan = going_out(hand, R51, [], opened=False)
+    assert plan is not None
+    assert_valid_plan(plan, hand, R51, [], opened=False)
+
+
+def test_joker_stands_in_for_a_held_card() -> None:
+    # With A-5h, the joker takes 2h's place in the run so that 2s 2h 2d is a natural set.
+    hand = cards("3c 4c 5c 6s 7s 8s 2d 2s JK Ah 2h 3h 4h 5h Ks")
+    plan = going_out(hand, R71, [], opened=False)
+    assert plan is not None and plan.discard == cards("Ks")[0]
+    assert_valid_plan(plan, hand, R71, [], opened=False)
+
+
+def test_g07_simple_going_out() -> None:
+    hand = cards("5h 6h 7h 4s 4h 4d 9c 9d 9s Jd Qd Kd Ad 8c")
+    plan = going_out(hand, SIMPLE, [], opened=False)
+    assert plan is not None and plan.discard == cards("8c")[0]
+    assert_valid_plan(plan, hand, SIMPLE, [], opened=False)
+
+
+def test_g08_simple_four_sets_no_run() -> None:
+    hand = cards("2s 2h 2c 5s 5h 5c 9s 9h 9c Ks Kh Kc Kd 7d")
+    assert going_out(hand, SIMPLE, [], opened=False) is None
+
+
+def test_g10_r51_keeps_a_card_to_discard() -> None:
+    table = [meld("6c 7c 8c", R51, copy=1)]
+    hand = cards("9c 10c")
+    plan = going_out(hand, R51, table, opened=True)
+    assert plan is not None
+    assert plan.discard == hand[1] and plan.layoffs == ((0, (hand[0],)),)
+    assert_valid_plan(plan, hand, R51, table, opened=True)
+
+
+def test_g11_r51_joker_as_last_discard() -> None:
+    table = [meld("4d 5d 6d", R51, copy=1)]
+    hand = cards("JK 3d")
+    plan = going_out(hand, R51, table, opened=True)
+    assert plan is not None and plan.discard is not None and plan.discard.is_joker
+    assert_valid_plan(plan, hand, R51, table, opened=True)
+    no_joker = R51.with_options(joker_final_discard_allowed=False)
+    plan = going_out(hand, no_joker, table, opened=True)
+    assert plan is not None and plan.discard == hand[1]  # the joker is laid off instead
+
+
+def test_g12_basic_going_out() -> None:
+    hand = cards("4h 5h 7h Qs Qh Qd 9s 6h")
+    plan = going_out(hand, BASIC, [], opened=False)
+    assert plan is not None and plan.discard == cards("9s")[0]
+    assert_valid_plan(plan, hand, BASIC, [], opened=False)
+
+
+def test_g14_basic_lays_off_everything() -> None:
+    table = [meld("5d 6d 7d", BASIC)]
+    hand = cards("8d 9d")
+    plan = going_out(hand, BASIC, table, opened=True)
+    assert plan == GoOutPlan((), ((0, (hand[0], hand[1])),), None)
+    assert_valid_plan(plan, hand, BASIC, table, opened=True)
+
+
+def test_taken_card_is_never_the_discard() -> None:
+    table = [meld("6c 7c 8c", R51, copy=1)]
+    hand = cards("9c 10c")
+    plan = going_out(hand, R51, table, opened=True, taken=hand[1])
+    assert plan is None  # 10c cannot be laid without 9c, and cannot be discarded
+    plan = going_out(hand, R51, table, opened=True, taken=hand[0])
+    assert plan is not None and plan.discard == hand[1]
+
+
+def test_simple_never_lays_off() -> None:
+    table = [meld("6c 7c 8c", R51, copy=1)]
+    hand = cards("9c 4s 4h 4d 5h 6h 7h Kd")
+    assert going_out(hand, SIMPLE, table, opened=False) is None
+    assert going_out(hand, R51, table, opened=True) is not None
+
+
+def test_discard_prefers_highest_penalty() -> None:
+    hand = cards("5h 6h 7h 8h 9h 4s 4c 4d")
+    plan = going_out(hand, R51, [], opened=True)
+    assert plan is not None and plan.discard is not None
+    assert plan.discard.rank == 9  # 5h-8h + 4s 4c 4d, not 6h-9h + the set with 5h left
+
+
+def test_single_card_hints() -> None:
+    table = [meld("6d JK 8d", R51, copy=1), meld("Qs Qh Qc", R51, copy=1), meld("2c 3c 4c", R51, copy=1)]
+    assert extension_targets(cards("9d")[0], table, R51) == [0]
+    assert extension_targets(cards("Qd")[0], table, R51) == [1]
+    assert extension_targets(cards("JK")[0], table, R51) == [1, 2]
+    assert swap_targets(cards("7d")[0], table) == [0]
+    assert swap_targets(cards("Qd")[0], table) == []
+
+
+def test_find_melds_examples() -> None:
+    found = find_melds(cards("6d 8d JK"), R51)
+    assert [m.stands_for for m in found] == [tuple(parse_faces("6d 7d 8d"))]
+    found = find_melds(cards("5h 6h 7h 7s 7c"), R51)
+    assert {tuple(c.text for c in m.cards) for m in found} == {("5h", "6h", "7h"), ("7s", "7h", "7c")}
+
+
+def test_hand_checks() -> None:
+    hand = cards("5h 6h 7h 2c")
+    with pytest.raises(ValueError):
+        best_opening(hand + hand[:1], R51, 51)
+    with pytest.raises(ValueError):
+        best_opening(hand, R51, 51, taken=cards("9c")[0])
+    with pytest.raises(ValueError):
+        best_opening(hand, BASIC, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Brute-force reference
+
+
+def reference_melds(hand: Sequence[Card], rules: Rules) -> list[Meld]:
+    """Every meld of physical cards: each subset, naturals in rank order (Ace first or last; in
+    wrap mode every rotation), jokers inserted at every place; whatever ``make_meld`` accepts."""
+    found: dict[tuple[tuple[Card, ...], tuple[Face, ...]], Meld] = {}
+    naturals = [c for c in hand if not c.is_joker]
+    jokers = [c for c in hand if c.is_joker]
+    for size in range(2, min(len(naturals), 13) + 1):
+        for group in itertools.combinations(naturals, size):
+            low_first = sorted(group, key=lambda c: c.rank)
+            high_first = sorted(group, key=lambda c: 14 if c.rank == ACE else c.rank)
+            orders = {tuple(low_first), tuple(high_first)}
+            if rules.ace_mode is AceMode.WRAP:  # K-A-2 and the like: every rotation
+                orders = {tuple(low_first[k:] + low_first[:k]) for k in range(size)}
+            for j in range(len(jokers) + 1):
+                if size + j < 3:
+                    continue
+                for used in itertools.combinations(jokers, j):
+                    for order in orders:
+                        for at in itertools.combinations(range(size + j), j):
+                            seq: list[Card] = []
+                            rest = iter(order)
+                            spare = iter(used)
+                            for k in range(size + j):
+                                seq.append(next(spare) if k in at else next(rest))
+                            try:
+                                m = make_meld(seq, rules)
+                            except InvalidMeld:
+                                continue
+                            found[(m.cards, m.stands_for)] = m
+    return list(found.values())
+
+
+def disjoint_combinations(melds: Sequence[Meld]) -> list[tuple[Meld, ...]]:
+    out: list[tuple[Meld, ...]] = []
+
+    def walk(start: int, chosen: tuple[Meld, ...], used: frozenset[Card]) -> None:
+        out.append(chosen)
+        for i in range(start, len(melds)):
+            if used.isdisjoint(melds[i].cards):
+                walk(i + 1, (*chosen, melds[i]), used.union(melds[i].cards))
+
+    walk(0, (), frozenset())
+    return out
+
+
+def reference_opening(
+    hand: Sequence[Card], rules: Rules, threshold: int, taken: Card | None, freed: bool
+) -> int | None:
+    best: int | None = None
+    for combo in disjoint_combinations(reference_melds(hand, rules)):
+        laid = {c for m in combo for c in m.cards}
+        if not combo or len(laid) == len(hand):
+            continue
+        if taken is not None and rules.must_use_discard and taken not in laid:
+            continue
+        ctx = LayContext(rules, opened=False, freed=freed, threshold=threshold, taken=taken)
+        try:
+            check_first_laydown(combo, False, ctx)
+        except OpeningRefused:
+            continue
+        value = opening_value(combo, rules)
+        best = value if best is None else max(best, value)
+    return best
+
+
+def reference_going_out(
+    hand: Sequence[Card],
+    rules: Rules,
+    table: Sequence[Meld],
+    opened: bool,
+    freed: bool,
+    taken: Card | None,
+) -> list[Card | None]:
+    """The discards of every way to go out (None: the whole hand laid, Basic only)."""
+    discards: list[Card | None] = []
+    ctx = LayContext(rules, opened=opened, freed=freed, threshold=0, taken=taken)
+    for combo in disjoint_combinations(reference_melds(hand, rules)):
+        laid = {c for m in combo for c in m.cards}
+        rest = [c for c in hand if c not in laid]
+        endings: list[Card | None] = [c for c in rest if c != taken]
+        if not rules.is_atlas:
+            endings.append(None)
+        for discard in endings:
+            if discard is not None and discard.is_joker and not rules.options.joker_final_discard_allowed:
+                continue
+            to_lay = [c for c in rest if c != discard]
+            if to_lay and rules.variant is Variant.SIMPLE:
+                continue
+            if not any(_layoffs_fit(to_lay, choice, table, rules) for choice in _assignments(to_lay, table)):
+                continue
+            try:
+                check_go_out_at_once(combo, bool(to_lay), ctx)
+            except OpeningRefused:
+                continue
+            discards.append(discard)
+    return discards
+
+
+def _assignments(to_lay: Sequence[Card], table: Sequence[Meld]) -> itertools.product[tuple[int, ...]]:
+    plausible = [
+        [
+            i
+            for i, m in enumerate(table)
+            if c.is_joker or (c.rank == m.rank if m.is_set else c.suit == m.suit)
+        ]
+        for c in to_lay
+    ]
+    return itertools.product(*plausible)
+
+
+def _layoffs_fit(to_lay: Sequence[Card], choice: Sequence[int], table: Sequence[Meld], rules: Rules) -> bool:
+    groups: dict[int, list[Card]] = {}
+    for card, i in zip(to_lay, choice, strict=True):
+        groups.setdefault(i, []).append(card)
+    try:
+        for i, group in groups.items():
+            extend_meld(table[i], group, rules)
+    except InvalidMeld:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Property tests
+
+
+def _pool(rules: Rules, ranks: Sequence[int]) -> list[Card]:
+    deck = make_deck(rules.spec.packs, rules.spec.jokers)
+    return [c for c in deck if c.is_joker or c.rank in ranks]
+
+
+RANKS = (1, 2, 3, 4, 5, 12, 13)
+TABLES = {
+    "atlas": ["3h 4h 5h", "5s 5h 5d", "Qc Kc Ac", "2d JK 4d"],
+    "basic": ["3h 4h 5h", "5s 5h 5d", "Jc Qc Kc"],
+}
+
+
+@st.composite
+def positions(draw: st.DrawFn, rules: Rules, max_cards: int) -> tuple[list[Card], list[Meld], Card | None]:
+    """A small hand biased towards melds, an optional table (1-2 melds) and a taken card."""
+    texts = TABLES["atlas" if rules.is_atlas else "basic"]
+    chosen = draw(st.lists(st.sampled_from(texts), unique=True, max_size=2))
+    copy = 1 if rules.is_atlas else 0
+    table: list[Meld] = []
+    on_table: set[Card] = set()
+    for text in chosen:
+        group = [c if not c.is_joker else Card(0, None, 3 if rules.variant is Variant.R51 else 1) for c in cards(text, copy)]
+        if on_table.intersection(group):
+            continue
+        try:
+            table.append(make_meld(group, rules))
+        except InvalidMeld:  # Q-K-A under ace_mode=low_only
+            continue
+        on_table.update(group)
+    pool = [c for c in _pool(rules, RANKS) if c not in on_table]
+    hand = draw(st.lists(st.sampled_from(pool), min_size=2, max_size=max_cards, unique=True))
+    taken = draw(st.none() | st.sampled_from(hand))
+    return hand, table, taken
+
+
+_SETTINGS = settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+
+
+def _key(m: Meld) -> tuple[object, ...]:
+    if m.is_run:
+        return (m.kind, m.stands_for, tuple(c.is_joker for c in m.cards))
+    naturals = sorted(f.text for f, c in zip(m.stands_for, m.cards, strict=True) if not c.is_joker)
+    jokers = sorted(f.text for f, c in zip(m.stands_for, m.cards, strict=True) if c.is_joker)
+    return (m.kind, tuple(naturals), tuple(jokers))
+
+
+@pytest.mark.parametrize("rules", [R51, R71, SIMPLE, BASIC, R51_TWO], ids=["r51", "r71", "simple", "basic", "r51_two_jokers"])
+@_SETTINGS
+@given(data=st.data())
+def test_find_melds_matches_reference(rules: Rules, data: st.DataObject) -> None:
+    hand, _, _ = data.draw(positions(rules, 9))
+    found = find_melds(hand, rules)
+    for m in found:
+        assert set(m.cards) <= set(hand)
+        assert make_meld(m.cards, rules) == m
+    keys = [_key(m) for m in found]
+    assert len(keys) == len(set(keys)), "a face combination is returned twice"
+    assert set(keys) == {_key(m) for m in reference_melds(hand, rules)}
+
+
+@pytest.mark.parametrize("rules", [R51, R71, R51_TWO, R71_2V2], ids=["r51", "r71", "r51_two_jokers", "r71_2v2"])
+@_SETTINGS
+@given(data=st.data())
+def test_best_opening_matches_reference(rules: Rules, data: st.DataObject) -> None:
+    hand, _, taken = data.draw(positions(rules, 9))
+    threshold = data.draw(st.sampled_from([0, 12, 20, 30, 40]))
+    freed = rules.teams and data.draw(st.booleans())
+    opening = best_opening(hand, rules, threshold, taken=taken, freed=freed)
+    expected = reference_opening(hand, rules, threshold, taken, freed)
+    if expected is None or (not freed and expected < threshold):
+        assert opening is None
+        return
+    assert opening is not None and opening.value == expected
+    assert_valid_opening(opening, hand, rules, threshold, taken=taken, freed=freed)
+
+
+@pytest.mark.parametrize("rules", [R51, R71, SIMPLE, BASIC, R71_2V2], ids=["r51", "r71", "simple", "basic", "r71_2v2"])
+@_SETTINGS
+@given(data=st.data())
+def test_going_out_matches_reference(rules: Rules, data: st.DataObject) -> None:
+    hand, table, taken = data.draw(positions(rules, 8))
+    if rules.variant is Variant.SIMPLE:
+        table = []
+    opened = rules.has_opening and data.draw(st.booleans())
+    freed = rules.teams and not opened and data.draw(st.booleans())
+    plan = going_out(hand, rules, table, opened=opened, freed=freed, taken=taken)
+    discards = reference_going_out(hand, rules, table, opened, freed, taken)
+    if not discards:
+        assert plan is None
+        return
+    assert plan is not None
+    assert_valid_plan(plan, hand, rules, table, opened=opened, freed=freed, taken=taken)
+    if rules.is_atlas:
+        assert plan.discard is not None
+        best = max(penalty_value(d) for d in discards if d is not None)
+        assert penalty_value(plan.discard) == best
+    elif None in discards:
+        assert plan.discard is None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [R51.with_options(ace_mode=AceMode.LOW_ONLY), R51.with_options(ace_mode=AceMode.WRAP)],
+    ids=["low_only", "wrap"],
+)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_ace_modes_match_reference(rules: Rules, data: st.DataObject) -> None:
+    hand, _, _ = data.draw(positions(rules, 7))
+    assert {_key(m) for m in find_melds(hand, rules)} == {_key(m) for m in reference_melds(hand, rules)}
+    opening = best_opening(hand, rules, 10)
+    expected = reference_opening(hand, rules, 10, None, False)
+    assert (opening.value if opening else None) == (expected if expected is not None and expected >= 10 else None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Larger hands: no reference, but every answer must replay
+
+
+HARD_HANDS = [
+    "3h 4h 5h 6h 7h 5s 5c 5d 6s 6c JK JK 4s 4c 7s 7c",
+    "3h 4h 5h 6h 7h 8h 9h 3h 4h 5h 6h 7h 8h 9h JK JK",
+    "5s 5h 5c 5d 5s 5h 5c 5d 6s 6h 6c 6d 6s 6h JK JK",
+    "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah 2s JK JK",
+    "Ah 2h 3h Qh Kh Ah As Ac Ad Ks Kc Kd Qs Qc JK JK",
+]
+
+
+@pytest.mark.parametrize("text", HARD_HANDS)
+def test_large_hands_replay(text: str) -> None:
+    hand = cards(text)
+    for rules, threshold in ((R51, 51), (R71, 71)):
+        opening = best_opening(hand, rules, threshold)
+        if opening is not None:
+            assert_valid_opening(opening, hand, rules, threshold)
+        for opened in (False, True):
+            plan = going_out(hand, rules, [], opened=opened)
+            if plan is not None:
+                assert_valid_plan(plan, hand, rules, [], opened=opened)
+    plan = going_out(hand, SIMPLE, [], opened=False)
+    if plan is not None:
+        assert_valid_plan(plan, hand, SIMPLE, [], opened=False)
+
+
+def test_answers_are_deterministic() -> None:
+    hand = cards(HARD_HANDS[0])
+    first = best_opening(hand, R51, 51)
+    assert best_opening(list(reversed(hand)), R51, 51) == first
+    plan = going_out(hand, R51, [], opened=True)
+    assert going_out(list(reversed(hand)), R51, [], opened=True) == plan
+
+
+def test_suits_are_all_generated() -> None:
+    # One run per suit and a set: find_melds covers every suit and both kinds.
+    hand = cards("2s 3s 4s 2h 3h 4h 2c 3c 4c 2d 3d 4d")
+    found = find_melds(hand, R51)
+    assert {m.suit for m in found if m.is_run} == set(Suit)
+    assert {m.kind for m in found} == {MeldKind.RUN, MeldKind.SET}
