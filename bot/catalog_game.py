@@ -11,13 +11,18 @@ from rummy_engine.messages import VARIANT_NAMES
 
 GAME_EN: dict[str, str] = {
     # words inside the images (the renderer's defaults are the English)
-    **{f"render.{key}": text for labels in (TABLE_LABELS, ROUND_END_LABELS, HAND_LABELS) for key, text in labels.items()},
+    **{
+        f"render.{key}": text
+        for labels in (TABLE_LABELS, ROUND_END_LABELS, HAND_LABELS)
+        for key, text in labels.items()
+    },
     # names (the variant names are the engine's, written once)
     **{f"variant.{key}": name for key, name in VARIANT_NAMES.items()},
     "mode.1v1": "1v1",
     "mode.2v2": "2v2",
     "mode.basic": "2–6 players",
     "side.team": "Team {team}",
+    "side.partners": "{first} & {second}",
     "side.team_short": "{team}",
     "table.title": "{variant} {mode} · table #{table}",
     # options
@@ -57,7 +62,7 @@ GAME_EN: dict[str, str] = {
     "lobby.no_teams": "This table has no teams: just join.",
     "lobby.not_seated": "You are not seated at this table.",
     "lobby.not_enough_players": "The game needs {needed} players; {seated} are seated.",
-    "lobby.exists_here": "This channel already has a table (#{table}): join it with /rummy join, or open a new table in another channel or a thread.",
+    "lobby.exists_here": "This channel already has a table (#{table}, https://discord.com/channels/{guild}/{channel}/{message}): join it with /rummy join, or open a new table in another channel or a thread.",
     "lobby.already_started": "The game has already started.",
     "lobby.host_cannot_leave": "The host cannot leave the lobby; cancel the table instead with /rummy cancel.",
     # table
@@ -76,7 +81,7 @@ GAME_EN: dict[str, str] = {
     "table.cards": "{n} cards",
     "table.discard_empty": "empty",
     "table.piles": "Stock: {stock} · discard: {top} ({discard} cards)",
-    "table.bar": "+1 bar: the other side needs {bar} to open.",
+    "table.bar": "+1 bar: {side} must open with at least {bar} points.",
     "table.turn": "{player} to play: {step}.",
     "table.step_draw": "draw a card",
     "table.step_play": "lay down or discard",
@@ -109,6 +114,12 @@ GAME_EN: dict[str, str] = {
     "select.cards": "Choose cards…",
     "select.meld": "Choose a meld…",
     "select.option": "Choose an option…",
+    # display preferences
+    "prefs.now": "Your hands are now drawn with {colours}, ordered {order}.",
+    "prefs.four": "the four-colour deck (♦ blue, ♣ green)",
+    "prefs.two": "the classic two colours",
+    "prefs.sort.suit": "by suit and rank",
+    "prefs.sort.melds": "by the melds they hold",
     # hands
     "hand.title": "**Your hand** — {title} in {channel} · {n} cards",
     "hand.image_title": "Table #{table} · {n} cards",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -230,13 +231,14 @@ class Controller:
 
     async def settings(self, interaction: discord.Interaction, table_id: int) -> None:
         async def work() -> None:
+            await self.defer_private(interaction)
             table = await self.tables.load(table_id)
             if interaction.user.id != table.record.host_id:
                 raise Refusal("table.host_only")
             if not table.is_lobby:
                 raise Refusal("lobby.already_started")
             locale = locale_of(interaction)
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 t("lobby.settings_pick", locale), view=settings_view(table, locale), ephemeral=True
             )
 
@@ -244,9 +246,10 @@ class Controller:
 
     async def pick_option(self, interaction: discord.Interaction, table_id: int, key: str) -> None:
         async def work() -> None:
+            await interaction.response.defer()
             table = await self.tables.load(table_id)
             locale = locale_of(interaction)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=t("lobby.settings_value", locale, option=t(f"option.{key}", locale)),
                 view=value_view(table, key, locale),
             )
@@ -364,6 +367,33 @@ class Controller:
             if len(cards) == 1 and swap_target(m, cards[0]) is not None
         ]
         return {"add_targets": add, "swap_targets": swap}  # type: ignore[dict-item]
+
+    async def set_prefs(
+        self, interaction: discord.Interaction, *, four_colour: bool | None, sort: str | None
+    ) -> None:
+        """A player's display settings; they apply to every private hand from now on."""
+
+        async def work() -> None:
+            await self.defer_private(interaction)
+            store = self.bot.store
+            prefs = await store.get_player_prefs(interaction.user.id)
+            if four_colour is not None:
+                prefs = replace(prefs, four_colour=four_colour)
+            if sort is not None:
+                prefs = replace(prefs, hand_sort=sort)
+            await store.set_player_prefs(prefs)
+            locale = locale_of(interaction)
+            await interaction.followup.send(
+                t(
+                    "prefs.now",
+                    locale,
+                    colours=t("prefs.four" if prefs.four_colour else "prefs.two", locale),
+                    order=t(f"prefs.sort.{prefs.hand_sort}", locale),
+                ),
+                ephemeral=True,
+            )
+
+        await self.guarded(interaction, None, work)
 
     # -- components -----------------------------------------------------------------------------
 

@@ -35,6 +35,10 @@ MODES = [
     app_commands.Choice(name="2v2 (partners opposite)", value="2v2"),
     app_commands.Choice(name="2–6 players (Basic rummy)", value="basic"),
 ]
+SORTS = [
+    app_commands.Choice(name="by suit and rank", value="suit"),
+    app_commands.Choice(name="by the melds it holds", value="melds"),
+]
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
 SOURCES = [
     app_commands.Choice(name="stock", value="stock"),
@@ -204,8 +208,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     )
     async def score(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
+            await self.controller.defer_private(interaction)
             table = await self.controller.table_here(interaction)
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 presenter.score_text(table, locale_of(interaction)), ephemeral=True
             )
 
@@ -219,19 +224,35 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
         async def work() -> None:
+            await self.controller.defer_private(interaction)
             table = None
             if interaction.guild_id is not None and interaction.channel_id is not None:
                 table = await self.bot.tables.in_channel(
                     interaction.guild_id, interaction.channel_id
                 )
-            await interaction.response.send_message(
-                presenter.rules_text(
-                    variant.value if variant else None, table, locale_of(interaction)
-                ),
-                ephemeral=True,
+            text = presenter.rules_text(
+                variant.value if variant else None, table, locale_of(interaction)
             )
+            await interaction.followup.send(text, ephemeral=True)
 
         await self.controller.guarded(interaction, None, work)
+
+    @app_commands.command(
+        name="prefs", description="Your display settings: four-colour deck, hand order"
+    )
+    @app_commands.describe(
+        four_colour="♦ blue and ♣ green, for colour-blind players", sort="Order of your hand"
+    )
+    @app_commands.choices(sort=SORTS)
+    async def prefs(
+        self,
+        interaction: discord.Interaction,
+        four_colour: bool | None = None,
+        sort: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.controller.set_prefs(
+            interaction, four_colour=four_colour, sort=sort.value if sort else None
+        )
 
     # -- leaderboards -----------------------------------------------------------------------------
 

@@ -113,7 +113,14 @@ def check_go_out_at_once(melds: Sequence[Meld], has_layoffs: bool, ctx: LayConte
         if not any(m.is_set for m in melds):
             raise OpeningRefused("simple.needs_set")
         return
-    if rules.variant is not Variant.R71 or ctx.opened:
+    if ctx.opened:
+        return
+    if rules.variant is Variant.R51:
+        # The threshold is waived, not the table's required natural run (like Rummy 71's).
+        if rules.options.r51_require_natural_run and not ctx.freed:
+            _require_run(melds, ctx, "opening.needs_natural_run")
+        return
+    if rules.variant is not Variant.R71:
         return
     if ctx.freed:
         _require_run(melds, ctx, "opening.freed_needs_natural_run")

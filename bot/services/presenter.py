@@ -52,7 +52,7 @@ class Names:
 def side_name(table: Table, names: Names, side: int, locale: str) -> str:
     """A team ("Team A") in 2v2, else the player's name."""
     if table.mode is Mode.TWO_V_TWO:
-        return t("side.team", locale, team="AB"[side])
+        return t("side.partners", locale, first=names.name(side), second=names.name(side + 2))
     return names.name(side)
 
 
@@ -157,8 +157,12 @@ def table_text(table: Table, names: Names, locale: str) -> str:
     lines.append(
         t("table.piles", locale, stock=view.stock_size, top=top, discard=view.discard_size)
     )
-    if rules.has_opening and view.bar is not None:
-        lines.append(t("table.bar", locale, bar=view.bar))
+    barred = [s for s in range(rules.players) if rules.side_of(s) != table.require_game().bar_side]
+    if rules.bar_applies and view.bar is not None and not all(view.opened[s] for s in barred):
+        side = rules.side_of(barred[0])
+        lines.append(
+            t("table.bar", locale, side=side_name(table, names, side, locale), bar=view.bar)
+        )
     lines.append(status_line(table, names, locale))
     return "\n".join(lines)
 

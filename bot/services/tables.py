@@ -161,7 +161,15 @@ class TableService:
         """Open a lobby in a channel, with the host seated."""
         existing = await self.in_channel(guild_id, channel_id)
         if existing is not None:
-            raise Refusal("lobby.exists_here", table=existing.id, channel=channel_id)
+            refs = {r.kind: r for r in await self.store.get_message_refs(existing.id)}
+            message = refs["table"].message_id if "table" in refs else 0
+            raise Refusal(
+                "lobby.exists_here",
+                table=existing.id,
+                guild=guild_id,
+                channel=channel_id,
+                message=message,
+            )
         table_mode = Mode.for_variant(variant, mode)
         chosen = Options.from_json(options or {})
         record = await self.store.create_table(
