@@ -120,6 +120,7 @@ GAME_EN: dict[str, str] = {
     "prefs.two": "the classic two colours",
     "prefs.sort.suit": "by suit and rank",
     "prefs.sort.melds": "by the melds they hold",
+    "take.offer_undo": "If you cannot use {card}, put it back with /rummy undo (or the button under your hand) and draw from the stock instead.",
     # hands
     "hand.title": "**Your hand** — {title} in {channel} · {n} cards",
     "hand.image_title": "Table #{table} · {n} cards",

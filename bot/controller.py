@@ -17,7 +17,6 @@ import discord
 
 from bot.i18n import t
 from bot.services import presenter, selection
-from bot.services.presenter import Names
 from bot.services.refusal import Refusal
 from bot.services.tables import Played, Table
 from bot.views import panel_view, settings_view, value_view
@@ -43,6 +42,8 @@ from rummy_engine.melds import can_extend, swap_target
 
 if TYPE_CHECKING:
     from bot.client import RummyBot
+    from bot.delivery import Delivery
+    from bot.services.tables import TableService
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +62,11 @@ class Controller:
         self.bot = bot
 
     @property
-    def tables(self):  # type: ignore[no-untyped-def]
+    def tables(self) -> TableService:
         return self.bot.tables
 
     @property
-    def delivery(self):  # type: ignore[no-untyped-def]
+    def delivery(self) -> Delivery:
         return self.bot.delivery
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -81,16 +82,17 @@ class Controller:
             async with self.bot.inflight:
                 await work()
         except (RuleViolation, Refusal) as error:
-            names = await self._names(table_id, interaction)
-            await self.whisper(
-                interaction, presenter.refusal_text(error, names, locale_of(interaction))
-            )
+            await self.whisper(interaction, await self._refusal(error, table_id, interaction))
         except Exception:
             log.exception("interaction failed (table %s)", table_id)
             await self.whisper(interaction, t("error.unexpected", locale_of(interaction)))
 
-    async def _names(self, table_id: int | None, interaction: discord.Interaction) -> Names | None:
-        """Seat names for a refusal's wording ("It is Nadia's turn"), if a table is known."""
+    async def _refusal(
+        self, error: RuleViolation | Refusal, table_id: int | None, interaction: discord.Interaction
+    ) -> str:
+        """The refusal in words, with names ("It is Nadia's turn") when the table is known, and
+        the way back when a taken discard cannot be used (RULES.md §2.4: undo, draw instead)."""
+        locale = locale_of(interaction)
         try:
             table = (
                 await self.tables.load(table_id)
@@ -98,8 +100,20 @@ class Controller:
                 else await self.table_here(interaction)
             )
         except Refusal:
-            return None
-        return presenter.names_for(table)
+            return presenter.refusal_text(error, None, locale)
+        text = presenter.refusal_text(error, presenter.names_for(table), locale)
+        game, seat = table.game, table.seat_of(interaction.user.id)
+        stuck = game is not None and seat == game.current and game.taken in game.hands[seat]
+        if (
+            stuck
+            and game is not None
+            and game.rules.must_use_discard
+            and error.code != "take.must_lay_taken"
+        ):
+            text += "\n" + t(
+                "take.offer_undo", locale, card=game.taken.pretty if game.taken else ""
+            )
+        return text
 
     async def whisper(self, interaction: discord.Interaction, text: str) -> None:
         """A private answer, whether or not the interaction was already deferred."""

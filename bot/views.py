@@ -56,6 +56,16 @@ class _Routed:
     action: str
     arg: str
 
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Any:
+        """Rebuild the component from a click (after a restart too): the id says it all."""
+        routed = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(routed, item)  # type: ignore[arg-type]
+        routed._route(match)
+        return routed
+
     def _route(self, match: re.Match[str]) -> None:
         self.table_id = int(match["table"])
         self.turn = int(match["turn"])
@@ -100,15 +110,6 @@ class TableButton(
         )
         self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TableButton:
-        button = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(button, item)  # type: ignore[arg-type]
-        button._route(match)
-        return button
-
     async def callback(self, interaction: discord.Interaction) -> None:
         await self._dispatch(interaction)
 
@@ -144,15 +145,6 @@ class TableSelect(
         super().__init__(select)
         self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> TableSelect:
-        select = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(select, item)  # type: ignore[arg-type]
-        select._route(match)
-        return select
-
     async def callback(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
         await self._dispatch(interaction, data.get("values", []))  # type: ignore[arg-type]
@@ -161,7 +153,7 @@ class TableSelect(
 DYNAMIC_ITEMS = (TableButton, TableSelect)
 
 
-def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+def component_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view used only to describe components: clicks reach the registered dynamic items,
     so the view is stopped at once and discord.py keeps no per-message copy of it (which would
     otherwise pile up, one per edited table message, for the life of the bot)."""
@@ -190,7 +182,7 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
         joins = [
             TableButton(tid, 0, "join", t("button.join", locale), style=discord.ButtonStyle.primary)
         ]
-    return _view(
+    return component_view(
         *joins,
         TableButton(tid, 0, "leave", t("button.leave", locale)),
         TableButton(tid, 0, "start", t("button.start", locale), style=discord.ButtonStyle.success),
@@ -208,7 +200,7 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
     if game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
     if game.phase is Phase.ROUND_OVER:
-        return _view(
+        return component_view(
             TableButton(
                 tid, turn, "next", t("button.next_round", locale), style=discord.ButtonStyle.success
             )
@@ -216,7 +208,7 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
     top = game.discard[-1] if game.discard else None
     drawing = game.phase is Phase.DRAW
     take = t("button.take", locale, card=top.pretty) if top else t("button.take_empty", locale)
-    return _view(
+    return component_view(
         TableButton(
             tid,
             turn,
@@ -345,7 +337,7 @@ def panel_view(
                     row=3,
                 )
             )
-    return _view(*items)
+    return component_view(*items)
 
 
 def _meld_options(targets: Sequence[tuple[int, Meld]]) -> list[discord.SelectOption]:
@@ -415,7 +407,7 @@ def settings_view(table: Table, locale: str) -> discord.ui.View:
         )
         for key in options_for(table.variant)
     ]
-    return _view(TableSelect(table.id, 0, "setopt", options, t("select.option", locale)))
+    return component_view(TableSelect(table.id, 0, "setopt", options, t("select.option", locale)))
 
 
 def value_view(table: Table, key: str, locale: str) -> discord.ui.View:
@@ -423,7 +415,9 @@ def value_view(table: Table, key: str, locale: str) -> discord.ui.View:
     options = [
         discord.SelectOption(label=v, value=v, default=v == current) for v in OPTION_VALUES[key]
     ]
-    return _view(TableSelect(table.id, 0, "setval", options, t("select.option", locale), arg=key))
+    return component_view(
+        TableSelect(table.id, 0, "setval", options, t("select.option", locale), arg=key)
+    )
 
 
 def _shown(key: str, value: object) -> str:

@@ -31,6 +31,7 @@ from bot.services.stats import (
     check_sort,
 )
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
+from bot.views import component_view
 from rummy_engine import Variant
 
 #: Values accepted for ``variant`` besides the engine's own (``r51``…), as players type them.
@@ -245,27 +246,23 @@ class LeaderboardPageButton(
 
 def leaderboard_view(page: LeaderboardPage, caller_id: int | None) -> discord.ui.View:
     """Previous/Next, disabled at the ends. Their targets always differ (page−1, page+1)."""
-    view = discord.ui.View(timeout=None)
     common = (page.scope, page.family, page.sort)
-    view.add_item(
+    return component_view(
         LeaderboardPageButton(
             *common,
             page.page - 1,
             caller_id or 0,
             label=t("leaderboard.previous"),
             disabled=not page.has_previous,
-        )
-    )
-    view.add_item(
+        ),
         LeaderboardPageButton(
             *common,
             page.page + 1,
             caller_id or 0,
             label=t("leaderboard.next"),
             disabled=not page.has_next,
-        )
+        ),
     )
-    return view
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)

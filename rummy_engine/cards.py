@@ -197,13 +197,24 @@ def make_deck(packs: int, jokers: int) -> list[Card]:
     return deck
 
 
-def take_matching(hand: Sequence[Card], faces: Sequence[Face]) -> list[Card]:
-    """Pick physical cards from ``hand`` for each named face (lowest copy first).
+def take_matching(
+    hand: Sequence[Card],
+    faces: Sequence[Face],
+    *,
+    prefer: Card | None = None,
+    avoid: Card | None = None,
+) -> list[Card]:
+    """Pick physical cards from ``hand`` for each named face: ``prefer`` first, ``avoid`` last,
+    otherwise the lowest copy (so the same names always pick the same cards).
 
     Raises a :class:`~rummy_engine.errors.CardNotAvailable` naming the first face the hand
     cannot supply (counting repeats: naming ``7h 7h`` needs both copies).
     """
-    pool = sorted(hand, key=lambda c: (c.rank, c.suit.value if c.suit else "", c.copy))
+
+    def order(card: Card) -> tuple[int, int]:
+        return (0 if card == prefer else 2 if card == avoid else 1, card.copy)
+
+    pool = sorted(hand, key=order)
     picked: list[Card] = []
     for face in faces:
         match = next((c for c in pool if c.face == face), None)

@@ -26,9 +26,8 @@ from rummy_engine.actions import (
     UndoTake,
     action_from_json,
 )
-from rummy_engine.cards import Card, Face, make_deck, sort_key
+from rummy_engine.cards import Card, Face, make_deck, sort_key, take_matching
 from rummy_engine.errors import (
-    CardNotAvailable,
     DiscardRefused,
     LayDownRefused,
     OpeningRefused,
@@ -156,28 +155,6 @@ def _keys(cards: Iterable[Card]) -> list[str]:
 
 def _cards(keys: Iterable[str]) -> list[Card]:
     return [Card.from_key(k) for k in keys]
-
-
-def _pick(
-    pool: Sequence[Card],
-    faces: Sequence[Face],
-    prefer: Card | None = None,
-    avoid: Card | None = None,
-) -> list[Card]:
-    """Physical cards for named faces: ``prefer`` first, ``avoid`` last, then lowest copy."""
-
-    def order(card: Card) -> tuple[int, int]:
-        return (0 if card == prefer else 2 if card == avoid else 1, card.copy)
-
-    remaining = sorted(pool, key=order)
-    picked: list[Card] = []
-    for face in faces:
-        match = next((c for c in remaining if c.face == face), None)
-        if match is None:
-            raise CardNotAvailable("hand.missing_card", card=face.pretty)
-        remaining.remove(match)
-        picked.append(match)
-    return picked
 
 
 class Game:
@@ -465,7 +442,7 @@ class Game:
             raise LayDownRefused("lay.nothing")
         hand = self.hands[seat]
         faces = [f for m in meld_faces for f in m] + [f for _, fs in layoffs for f in fs]
-        picked = _pick(hand, faces, prefer=self.taken)
+        picked = take_matching(hand, faces, prefer=self.taken)
         remaining = list(hand)
         for card in picked:
             remaining.remove(card)
@@ -562,7 +539,7 @@ class Game:
             raise LayDownRefused("swap.not_opened")
         if not 0 <= meld_index < len(self.table):
             raise LayDownRefused("lay.no_such_meld", meld=meld_index + 1, count=len(self.table))
-        (card,) = _pick(self.hands[seat], [face], prefer=self.taken)
+        (card,) = take_matching(self.hands[seat], [face], prefer=self.taken)
         target = self.table[meld_index]
         if swap_target(target.meld, card) is None and target.meld.is_set and target.meld.jokers:
             raise LayDownRefused("swap.undetermined_set")
@@ -579,7 +556,7 @@ class Game:
     def _discard(self, seat: int, face: Face) -> list[Event]:
         self._require_phase(Phase.PLAY)
         hand = self.hands[seat]
-        (card,) = _pick(hand, [face], avoid=self.taken)
+        (card,) = take_matching(hand, [face], avoid=self.taken)
         if card == self.taken:
             raise DiscardRefused("discard.just_taken", card=card.pretty)
         if self.taken is not None and self.rules.must_use_discard and self.taken in hand:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from rummy_engine import (
     Variant,
     action_to_json,
 )
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,12 @@ class TableService:
         changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
         played = Played(after, events, seat, changed)
         if played.game_ended and self._on_game_finished is not None:
-            await self._on_game_finished(after)
+            try:
+                await self._on_game_finished(after)
+            except Exception:
+                # The move is committed and must be answered as accepted; recording is
+                # idempotent per table, so it can be redone from the move log later.
+                log.exception("recording the result of table %s failed", table.id)
         return played
 
     async def replay(self, table_id: int) -> Game:
