@@ -24,13 +24,12 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.controller import Controller
 from bot.delivery import Delivery
-from bot.round_timer import RoundTimer
 from bot.services.stats import StatsService
 from bot.services.tables import TableService
 from bot.storage import Store, TableRecord
+from bot.timers import TableTimers
 from bot.views import DYNAMIC_ITEMS
 from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS
-from rummy_engine import Phase
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +189,7 @@ class RummyBot(commands.Bot):
         self.tables = TableService(store, on_game_finished=self.stats.on_game_finished)
         self.delivery = Delivery(self)
         self.controller = Controller(self)
-        self.round_timer = RoundTimer(self.controller.auto_next_round)
+        self.timers = TableTimers()
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -241,18 +240,14 @@ class RummyBot(commands.Bot):
 
         Buttons need nothing (their custom_ids carry the table and turn and are parsed by the
         registered dynamic items); rounds that were over get their next-round timer back,
-        counted from the move that ended them.
+        counted from the move that ended them, and a computer whose turn it was plays on.
         """
         records = await self.store.list_active_tables()
         log.info("Restoring %d open table(s)", len(records))
         now = discord.utils.utcnow()
         for record in records:
-            table = await self.tables.load(record.id)
-            if table.game is not None and table.game.phase is Phase.ROUND_OVER:
-                waited = (now - record.updated_at).total_seconds()
-                self.round_timer.schedule(
-                    record.id, self.settings.next_round_delay_seconds - waited
-                )
+            waited = (now - record.updated_at).total_seconds()
+            self.controller.schedule_next(await self.tables.load(record.id), waited=waited)
         return records
 
     async def close(self) -> None:
@@ -263,7 +258,7 @@ class RummyBot(commands.Bot):
         """
         async with self._shutdown_lock:
             self.inflight.close()
-            await self.round_timer.close()
+            await self.timers.close()
             if self.inflight.active:
                 log.info("Waiting for %d move(s) in progress", self.inflight.active)
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):

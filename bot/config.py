@@ -23,6 +23,7 @@ from bot.i18n import t
 DEFAULT_DATABASE = "rummy.db"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_NEXT_ROUND_DELAY_SECONDS = 30
+DEFAULT_COMPUTER_DELAY_SECONDS = 1
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 ENV_TOKEN = "DISCORD_TOKEN"
@@ -30,6 +31,7 @@ ENV_DATABASE = "RUMMY_DATABASE"
 ENV_DEV_GUILD = "RUMMY_DEV_GUILD_ID"
 ENV_LOG_LEVEL = "RUMMY_LOG_LEVEL"
 ENV_NEXT_ROUND_DELAY = "RUMMY_NEXT_ROUND_DELAY_SECONDS"
+ENV_COMPUTER_DELAY = "RUMMY_COMPUTER_DELAY_SECONDS"
 
 #: Every setting the bot reads, in the order they are documented.
 SETTING_NAMES = (
@@ -38,6 +40,7 @@ SETTING_NAMES = (
     ENV_DEV_GUILD,
     ENV_LOG_LEVEL,
     ENV_NEXT_ROUND_DELAY,
+    ENV_COMPUTER_DELAY,
 )
 
 # A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
@@ -62,6 +65,7 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
     next_round_delay_seconds: int = DEFAULT_NEXT_ROUND_DELAY_SECONDS
+    computer_delay_seconds: int = DEFAULT_COMPUTER_DELAY_SECONDS
 
     def __repr__(self) -> str:
         # Never let the token reach a log line or a traceback.
@@ -69,7 +73,8 @@ class Settings:
         return (
             f"Settings(discord_token={token}, database={str(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
-            f"next_round_delay_seconds={self.next_round_delay_seconds!r})"
+            f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
+            f"computer_delay_seconds={self.computer_delay_seconds!r})"
         )
 
 
@@ -149,6 +154,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         log_level = DEFAULT_LOG_LEVEL
 
     next_round = non_negative_int(ENV_NEXT_ROUND_DELAY, DEFAULT_NEXT_ROUND_DELAY_SECONDS)
+    computer_delay = non_negative_int(ENV_COMPUTER_DELAY, DEFAULT_COMPUTER_DELAY_SECONDS)
 
     if problems:
         raise ConfigError(problems)
@@ -158,6 +164,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         next_round_delay_seconds=next_round,
+        computer_delay_seconds=computer_delay,
     )
 
 

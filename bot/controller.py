@@ -136,18 +136,32 @@ class Controller:
         return table
 
     async def after_move(self, played: Played) -> None:
-        """Everything public that follows a committed move, and the next-round timer."""
+        """Everything public that follows a committed move, then what happens next by itself."""
         names = presenter.names_for(played.table)
         await self.delivery.publish(
             played, last_move=presenter.describe(played.events, names, self.delivery.locale)
         )
-        game = played.table.require_game()
+        self.schedule_next(played.table)
+
+    def schedule_next(self, table: Table, *, waited: float = 0.0) -> None:
+        """Arm the next-round timer after a round, or a computer's turn when one is to play."""
+        game = table.game
+        timers, tid = self.bot.timers, table.id
+        if game is None or table.record.status != "active":
+            return
         if game.phase is Phase.ROUND_OVER:
-            self.bot.round_timer.schedule(
-                played.table.id, self.bot.settings.next_round_delay_seconds
-            )
-        else:
-            self.bot.round_timer.cancel(played.table.id)
+            delay = self.bot.settings.next_round_delay_seconds - waited
+            timers.schedule(("next-round", tid), delay, lambda: self.auto_next_round(tid))
+        elif table.is_computer(game.current):
+            delay = self.bot.settings.computer_delay_seconds
+            timers.schedule(("computer", tid), delay, lambda: self.computer_turn(tid))
+
+    async def computer_turn(self, table_id: int) -> None:
+        """A computer seat plays its whole turn, then the table is published once."""
+        async with self.bot.inflight:
+            played = await self.tables.play_computer_turn(table_id)
+        if played is not None:
+            await self.after_move(played)
 
     async def auto_next_round(self, table_id: int) -> None:
         """The timer's next round; a host who already started it leaves nothing to do."""
@@ -210,6 +224,15 @@ class Controller:
                 assert target is not None
                 table = await self.tables.kick(tid, user.id, target.id)
                 answer = t("lobby.kicked", locale, player=target.display_name)
+            elif action == "addbot":
+                table = await self.tables.load(tid)
+                number = 1 + sum(s.is_computer for s in table.seats)
+                name = t("seat.computer", self.delivery.locale, n=number)
+                table = await self.tables.add_computer(tid, user.id, name, team)
+                answer = t("lobby.computer_added", locale, name=name)
+            elif action == "rmbot":
+                table = await self.tables.remove_computer(tid, user.id)
+                answer = t("lobby.computer_removed", locale)
             elif action == "cancel":
                 table = await self.tables.cancel(
                     tid, user.id, can_manage_server=_can_manage(interaction)
@@ -422,7 +445,7 @@ class Controller:
     ) -> None:
         """Route a click or a selection (custom_id ``rummy:<table>:<turn>:<action>[:<arg>]``)."""
         in_panel = bool(interaction.message and interaction.message.flags.ephemeral)
-        if action in ("join", "join_a", "join_b", "leave", "cancel"):
+        if action in ("join", "join_a", "join_b", "leave", "cancel", "addbot", "rmbot"):
             await self.lobby_action(interaction, table_id, action)
         elif action == "start":
             await self.start(interaction, table_id)

@@ -144,7 +144,7 @@ class Delivery:
             except discord.HTTPException:
                 log.debug("turn notice %s already gone", old.message_id)
             await self.store.delete_message_ref(table.id, TURN_NOTICE)
-        if game.phase not in (Phase.DRAW, Phase.PLAY):
+        if game.phase not in (Phase.DRAW, Phase.PLAY) or table.is_computer(game.current):
             return
         message = await self.channel(table.record.channel_id).send(
             presenter.turn_notice(table, names, self.locale),

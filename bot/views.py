@@ -30,6 +30,8 @@ BUTTON_ACTIONS = (
     "start",
     "cancel",
     "settings",
+    "addbot",
+    "rmbot",
     "draw",
     "take",
     "hand",
@@ -187,6 +189,15 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
         TableButton(tid, 0, "leave", t("button.leave", locale)),
         TableButton(tid, 0, "start", t("button.start", locale), style=discord.ButtonStyle.success),
         TableButton(tid, 0, "settings", t("button.settings", locale), row=1),
+        TableButton(tid, 0, "addbot", t("button.add_computer", locale), row=1),
+        TableButton(
+            tid,
+            0,
+            "rmbot",
+            t("button.remove_computer", locale),
+            row=1,
+            disabled=not any(s.is_computer for s in table.seats),
+        ),
         TableButton(
             tid, 0, "cancel", t("button.cancel", locale), style=discord.ButtonStyle.danger, row=1
         ),

@@ -39,6 +39,10 @@ SORTS = [
     app_commands.Choice(name="by suit and rank", value="suit"),
     app_commands.Choice(name="by the melds it holds", value="melds"),
 ]
+COMPUTER_ACTIONS = [
+    app_commands.Choice(name="add", value="addbot"),
+    app_commands.Choice(name="remove", value="rmbot"),
+]
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
 SOURCES = [
     app_commands.Choice(name="stock", value="stock"),
@@ -132,6 +136,20 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
         await self.controller.lobby_action(interaction, None, "kick", target=player)
+
+    @app_commands.command(
+        name="computer", description="Add or remove a computer player in the lobby (host)"
+    )
+    @app_commands.choices(action=COMPUTER_ACTIONS, team=TEAMS)
+    async def computer(
+        self,
+        interaction: discord.Interaction,
+        action: app_commands.Choice[str],
+        team: app_commands.Choice[int] | None = None,
+    ) -> None:
+        await self.controller.lobby_action(
+            interaction, None, action.value, team=team.value if team else None
+        )
 
     # -- playing --------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from bot import render
 from bot.i18n import t
 from bot.services.seating import Mode
 from bot.services.tables import Table
+from bot.storage import SeatRecord
 from rummy_engine import (
     Card,
     Event,
@@ -85,12 +86,12 @@ def lobby_text(table: Table, locale: str) -> str:
     if table.mode is Mode.TWO_V_TWO:
         for team, seats in ((0, (0, 2)), (1, (1, 3))):
             people = [
-                f"<@{by_seat[s].user_id}>" if s in by_seat else t("lobby.empty_seat", locale)
+                _seated(by_seat[s]) if s in by_seat else t("lobby.empty_seat", locale)
                 for s in seats
             ]
             lines.append(f"{t('side.team', locale, team='AB'[team])}: " + ", ".join(people))
     else:
-        people = [f"<@{s.user_id}>" for s in sorted(table.seats, key=lambda s: s.seat)]
+        people = [_seated(s) for s in sorted(table.seats, key=lambda s: s.seat)]
         lines.append(
             t(
                 "lobby.players",
@@ -102,6 +103,11 @@ def lobby_text(table: Table, locale: str) -> str:
         )
     lines.append(t("lobby.how_to_start", locale, minimum=table.mode.minimum))
     return "\n".join(lines)
+
+
+def _seated(seat: SeatRecord) -> str:
+    """A seated player as the lobby shows them: a mention, or a computer's name."""
+    return f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.name}"
 
 
 # -- the public table -------------------------------------------------------------------------

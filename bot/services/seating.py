@@ -80,6 +80,23 @@ def join(
     return [*seats, SeatRecord(seat, user_id, name=name)]
 
 
+def add_computer(
+    seats: Sequence[SeatRecord], mode: Mode, name: str, team: int | None = None
+) -> list[SeatRecord]:
+    """Seat a computer player in the first free seat (of ``team`` in 2v2)."""
+    marker = -1 - len(seats)  # a placeholder id so join() finds no one already seated
+    joined = join(seats, marker, mode, team, name=name)
+    return [*seats, replace(joined[-1], user_id=None, is_computer=True)]
+
+
+def remove_computer(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
+    computers = [s for s in seats if s.is_computer]
+    if not computers:
+        raise Refusal("lobby.no_computer")
+    last = max(computers, key=lambda s: s.seat)
+    return [s for s in seats if s is not last]
+
+
 def leave(seats: Sequence[SeatRecord], user_id: int) -> list[SeatRecord]:
     if seat_of(seats, user_id) is None:
         raise Refusal("lobby.not_seated")

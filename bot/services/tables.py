@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from rummy_engine import (
     Variant,
     action_to_json,
 )
+from rummy_engine.strategy import choose_action
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,9 @@ class Table:
 
     def user_at(self, seat: int) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def is_computer(self, seat: int) -> bool:
+        return any(s.is_computer for s in self.seats if s.seat == seat)
 
     def require_game(self) -> Game:
         if self.game is None:
@@ -233,6 +238,28 @@ class TableService:
 
         return await self._lobby_change(table_id, change)
 
+    async def add_computer(
+        self, table_id: int, by: int, name: str, team: int | None = None
+    ) -> Table:
+        """Seat a computer player (host only), on ``team`` in 2v2."""
+
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            await self.store.set_seats(
+                table_id, seating.add_computer(table.seats, table.mode, name, team)
+            )
+
+        return await self._lobby_change(table_id, change)
+
+    async def remove_computer(self, table_id: int, by: int) -> Table:
+        """Take the last computer player out of the lobby (host only)."""
+
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            await self.store.set_seats(table_id, seating.remove_computer(table.seats))
+
+        return await self._lobby_change(table_id, change)
+
     async def set_option(self, table_id: int, by: int, key: str, value: Any) -> Table:
         """Change one table option (host only, lobby only); bad keys and values are refused."""
 
@@ -335,6 +362,35 @@ class TableService:
             if game.phase is not Phase.ROUND_OVER:
                 raise Refusal("round.not_over")
             return await self._apply(table, game, StartRound(), by, None)
+
+    async def play_computer_turn(self, table_id: int) -> Played | None:
+        """Let a computer seat play until its turn ends; None when it is not a computer's turn.
+
+        Every action is its own committed move (the log stays replayable); the result gathers
+        the turn's events so the table is published once.
+        """
+        async with self.lock(table_id):
+            table = await self.load(table_id)
+            game = table.game
+            if (
+                game is None
+                or table.record.status != "active"
+                or not table.is_computer(game.current)
+            ):
+                return None
+            seat, turn = game.current, game.turn
+            played: Played | None = None
+            events: list[Event] = []
+            changed: set[int] = set()
+            while game.turn == turn and game.phase in (Phase.DRAW, Phase.PLAY):
+                rng = random.Random(f"{table.record.seed}:{table.record.version}")
+                played = await self._apply(table, game, choose_action(game, rng), None, seat)
+                events += played.events
+                changed |= played.changed_hands
+                table = played.table
+                game = table.require_game()
+            assert played is not None
+            return Played(table, events, seat, frozenset(changed))
 
     async def resign(self, table_id: int, user_id: int) -> Played:
         """A seated player leaves a running game: a forfeit for their side."""

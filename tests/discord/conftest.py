@@ -3,6 +3,7 @@ channel, players, and a driver that plays whole games by typing the real slash c
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -28,6 +29,7 @@ from rummy_engine import (
     StartRound,
     Swap,
     UndoTake,
+    action_to_json,
     player_view,
 )
 from rummy_engine.strategy import choose_action
@@ -36,8 +38,13 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
 
 
-def make_bot(db: Path, seed: int = 7) -> RummyBot:
-    bot = RummyBot(Settings(database=db, next_round_delay_seconds=30), SqliteStore(db))
+def make_bot(db: Path, seed: int = 7, computer_delay: int = 0) -> RummyBot:
+    """The real bot on ``db``; computers play at once unless a test asks for the delay
+    (SimCord waits out such sleeps in real time)."""
+    settings = Settings(
+        database=db, next_round_delay_seconds=30, computer_delay_seconds=computer_delay
+    )
+    bot = RummyBot(settings, SqliteStore(db))
     bot.tables._seed_source = lambda: seed
     return bot
 
@@ -121,6 +128,8 @@ class World:
         if game.phase not in (Phase.DRAW, Phase.PLAY):
             return
         for seat_record in table.seats:
+            if seat_record.is_computer:
+                continue
             member = self.member(seat_record.user_id)
             dms = [
                 m
@@ -175,10 +184,9 @@ async def play_step(world: World, rng: random.Random, *, by_timer: bool = False)
         member = world.member(table.user_at(action.seat))
         result = await member.slash(world.channel, name, **options)
         assert result.acknowledged and result.ephemeral, (name, options)
-    after = await world.table()
-    assert after.record.version == version + 1, (
-        f"{action} was not accepted: {result.response.content if not isinstance(action, StartRound) else ''}"
-    )
+    moves = await world.bot.store.list_moves(table.id, after_seq=version)
+    accepted = bool(moves) and json.loads(moves[0].action_json) == action_to_json(action)
+    assert accepted, f"{action} was not accepted (next move: {moves[:1]})"
     return action
 
 

@@ -93,7 +93,9 @@ async def test_failed_take_is_undone_and_stock_drawn(world: World) -> None:
     refused = await alice.slash(world.channel, "rummy discard", card="2d")
     assert "put it back and draw from the stock" in refused.response.content
     opening = await alice.slash(world.channel, "rummy lay", melds="5d 5s 5h")
-    assert opening.response.content.startswith("You took J♣ from the discard pile: your opening must use it.")
+    assert opening.response.content.startswith(
+        "You took J♣ from the discard pile: your opening must use it."
+    )
     assert "/rummy undo" in opening.response.content
     undone = await alice.slash(world.channel, "rummy undo")
     assert undone.ephemeral
