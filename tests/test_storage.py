@@ -14,7 +14,6 @@ import pytest
 from bot.storage import (
     LATEST_VERSION,
     MIGRATIONS,
-    GameResult,
     MessageRef,
     Migration,
     NewTable,
@@ -89,7 +88,7 @@ async def test_empty_file_migrates_to_newest(tmp_path: Path) -> None:
         assert await opened.schema_version() == LATEST_VERSION
     names = {name for _, name, _ in schema_of(path)}
     expected = {"tables", "seats", "moves", "message_refs", "meta", "guild_settings"}
-    expected |= {"player_prefs", "game_results"}
+    expected |= {"player_prefs"}
     assert expected <= names
 
 
@@ -331,28 +330,6 @@ async def test_player_prefs(store: SqliteStore) -> None:
     assert await store.get_player_prefs(7) == prefs
     await store.set_player_prefs(PlayerPrefs(user_id=7))
     assert await store.get_player_prefs(7) == PlayerPrefs(user_id=7)
-
-
-async def test_game_results(store: SqliteStore) -> None:
-    first = await store.create_table(new_table())
-    second = await store.create_table(new_table())
-    for table, ended in ((first, START), (second, START + timedelta(hours=1))):
-        result = GameResult(
-            table_id=table.id,
-            guild_id=10,
-            variant="rummy51",
-            mode="solo",
-            seats_json='[{"seat": 0, "user": 100}]',
-            winner_side=0,
-            scores_json="[0, 51]",
-            started_at=ended - timedelta(minutes=20),
-            ended_at=ended,
-        )
-        assert await store.record_game_result(result) > 0
-    results = await store.list_game_results(10)
-    assert [r.table_id for r in results] == [second.id, first.id]
-    assert results[0].ended_at == START + timedelta(hours=1)
-    assert await store.list_game_results(99) == []
 
 
 async def test_meta(store: SqliteStore) -> None:

@@ -161,26 +161,6 @@ class PlayerPrefs:
     locale: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """Outcome of a finished game, for statistics and the leaderboard.
-
-    ``seats_json`` describes who sat where (and teams); ``scores_json`` the final
-    scores; ``winner_side`` a seat or team number, ``None`` for a draw/abandon.
-    """
-
-    table_id: int
-    guild_id: int
-    variant: str
-    mode: str
-    seats_json: str
-    winner_side: int | None
-    scores_json: str
-    started_at: datetime
-    ended_at: datetime
-    id: int | None = field(default=None, compare=False)
-
-
 @runtime_checkable
 class Store(Protocol):
     """Everything the bot persists. All methods are coroutines; one write = one transaction."""
@@ -281,15 +261,6 @@ class Store(Protocol):
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
         """Store the user's preferences."""
-        ...
-
-    # --- statistics ------------------------------------------------------------
-    async def record_game_result(self, result: GameResult) -> int:
-        """Store a finished game's outcome; returns its id."""
-        ...
-
-    async def list_game_results(self, guild_id: int, limit: int = 100) -> list[GameResult]:
-        """Most recent results of a server first."""
         ...
 
     # --- meta --------------------------------------------------------------------

@@ -116,33 +116,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         3,
-        "game results for statistics",
-        (
-            """
-            CREATE TABLE game_results (
-                id           INTEGER PRIMARY KEY AUTOINCREMENT,
-                table_id     INTEGER NOT NULL REFERENCES tables (id),
-                guild_id     INTEGER NOT NULL,
-                variant      TEXT    NOT NULL,
-                mode         TEXT    NOT NULL,
-                seats        TEXT    NOT NULL,
-                winner_side  INTEGER,
-                scores       TEXT    NOT NULL,
-                started_at   TEXT    NOT NULL,
-                ended_at     TEXT    NOT NULL
-            )
-            """,
-            "CREATE INDEX game_results_guild ON game_results (guild_id, ended_at)",
-            "CREATE UNIQUE INDEX game_results_table ON game_results (table_id)",
-        ),
-    ),
-    Migration(
-        4,
         "display names on seats (shown in images without member look-ups)",
         ("ALTER TABLE seats ADD COLUMN name TEXT",),
     ),
     Migration(
-        5,
+        4,
         "recorded games, per-player results, ratings and leaderboard indexes",
         (
             # No foreign key to ``tables``: a recorded game is history and must outlive any

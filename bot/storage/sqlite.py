@@ -37,7 +37,6 @@ from bot.storage.base import (
     Clock,
     GamePlayerRecord,
     GameRecord,
-    GameResult,
     GameRoundRecord,
     LeaderboardSort,
     MessageRef,
@@ -524,61 +523,6 @@ class SqliteStore:
                     prefs.locale,
                 ),
             )
-
-    # --- statistics ----------------------------------------------------------------
-
-    async def record_game_result(self, result: GameResult) -> int:
-        async with self._write() as conn:
-            row = await self._fetchone(
-                conn,
-                """
-                INSERT INTO game_results (table_id, guild_id, variant, mode, seats,
-                                          winner_side, scores, started_at, ended_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                RETURNING id
-                """,
-                (
-                    result.table_id,
-                    result.guild_id,
-                    result.variant,
-                    result.mode,
-                    result.seats_json,
-                    result.winner_side,
-                    result.scores_json,
-                    _to_text(result.started_at),
-                    _to_text(result.ended_at),
-                ),
-            )
-        assert row is not None
-        return int(row[0])
-
-    async def list_game_results(self, guild_id: int, limit: int = 100) -> list[GameResult]:
-        async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
-                """
-                SELECT id, table_id, guild_id, variant, mode, seats, winner_side, scores,
-                       started_at, ended_at
-                FROM game_results WHERE guild_id = ?
-                ORDER BY ended_at DESC, id DESC LIMIT ?
-                """,
-                (guild_id, limit),
-            )
-        return [
-            GameResult(
-                id=r[0],
-                table_id=r[1],
-                guild_id=r[2],
-                variant=r[3],
-                mode=r[4],
-                seats_json=r[5],
-                winner_side=r[6],
-                scores_json=r[7],
-                started_at=_from_text(r[8]),
-                ended_at=_from_text(r[9]),
-            )
-            for r in rows
-        ]
 
     # --- meta --------------------------------------------------------------------------
 
