@@ -16,25 +16,16 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.services import presenter, selection
+from bot.services import moves, presenter
 from bot.services.refusal import Refusal
 from bot.services.tables import Played, Table
 from bot.views import panel_view, settings_view, value_view
 from rummy_engine import (
-    Action,
-    Discard,
-    Draw,
     Face,
-    Game,
-    Lay,
     Phase,
     RuleViolation,
-    Source,
-    Swap,
-    UndoTake,
     Variant,
     parse_face,
-    parse_faces,
     player_view,
 )
 from rummy_engine.cards import take_matching
@@ -46,8 +37,6 @@ if TYPE_CHECKING:
     from bot.services.tables import TableService
 
 log = logging.getLogger(__name__)
-
-Builder = Callable[[Game, int], Action]
 
 
 def locale_of(interaction: discord.Interaction) -> str:
@@ -316,7 +305,7 @@ class Controller:
         self,
         interaction: discord.Interaction,
         table_id: int | None,
-        build: Builder,
+        build: moves.Builder,
         *,
         turn: int | None = None,
         in_panel: bool = False,
@@ -465,29 +454,10 @@ class Controller:
             await self.play(
                 interaction,
                 table_id,
-                self._builder(action, arg, values),
+                moves.clicked(action, arg, values),
                 turn=turn,
                 in_panel=in_panel,
             )
-
-    @staticmethod
-    def _builder(action: str, arg: str, values: list[str]) -> Builder:
-        chosen = selection.decode(arg) if arg else []
-        if action == "draw":
-            return lambda game, seat: Draw(seat, Source.STOCK)
-        if action == "take":
-            return lambda game, seat: Draw(seat, Source.DISCARD)
-        if action == "undo":
-            return lambda game, seat: UndoTake(seat)
-        if action == "discard":
-            return lambda game, seat: Discard(seat, _one(chosen, "discard"))
-        if action == "addto":
-            return lambda game, seat: Lay(seat, (), ((int(values[0]) - 1, tuple(chosen)),))
-        if action == "swapin":
-            return lambda game, seat: Swap(seat, int(values[0]) - 1, _one(chosen, "swap"))
-        if action == "lay":
-            return lambda game, seat: lay_selection(game, seat, chosen)
-        raise Refusal("error.unexpected")
 
     async def pick_cards(
         self, interaction: discord.Interaction, table_id: int, turn: int, values: list[str]
@@ -512,66 +482,6 @@ class Controller:
             await self.after_move(played)
 
         await self.guarded(interaction, table_id, work)
-
-    # -- typed commands -------------------------------------------------------------------------
-
-    @staticmethod
-    def typed(
-        action: str,
-        *,
-        source: str = "stock",
-        melds: str = "",
-        meld: int = 0,
-        cards: str = "",
-        card: str = "",
-    ) -> Builder:
-        """Builders for the typed commands; the notation is parsed inside the engine's rules."""
-        if action == "draw":
-            return lambda game, seat: Draw(seat, Source(source))
-        if action == "lay":
-            return lambda game, seat: parse_lay(seat, melds)
-        if action == "undo":
-            return lambda game, seat: UndoTake(seat)
-        if action == "add":
-            return lambda game, seat: Lay(seat, (), ((meld - 1, tuple(parse_faces(cards))),))
-        if action == "swap":
-            return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
-        if action == "discard":
-            return lambda game, seat: Discard(seat, parse_face(card))
-        raise Refusal("error.unexpected")
-
-
-def parse_lay(seat: int, text: str) -> Lay:
-    """``/rummy lay``: melds separated by ``|``; a group starting ``+N`` adds to table meld N
-    (``7h 8h 9h | +3 10h``), so a whole going-out turn fits in one lay-down."""
-    melds: list[tuple[Face, ...]] = []
-    layoffs: list[tuple[int, tuple[Face, ...]]] = []
-    for group in text.replace("/", "|").split("|"):
-        first, _, rest = group.strip().partition(" ")
-        if first.startswith("+") and first[1:].isdigit():
-            layoffs.append((int(first[1:]) - 1, tuple(parse_faces(rest))))
-        elif group.strip():
-            melds.append(tuple(parse_faces(group)))
-    if not melds and not layoffs:
-        raise Refusal("notation.no_cards")
-    return Lay(seat, tuple(melds), tuple(layoffs))
-
-
-def _one(chosen: Sequence[Face], what: str) -> Face:
-    if len(chosen) != 1:
-        raise Refusal("hand.one_card", what=what)
-    return chosen[0]
-
-
-def lay_selection(game: Game, seat: int, chosen: Sequence[Face]) -> Lay:
-    """Lay the chosen cards as new melds, split automatically when they form several."""
-    if not chosen:
-        raise Refusal("hand.select_first")
-    cards = take_matching(game.hands[seat], chosen)
-    melds = selection.partition(cards, game.rules)
-    if melds is None:
-        raise Refusal("hand.no_partition", cards=" ".join(f.pretty for f in chosen))
-    return Lay(seat, tuple(tuple(c.face for c in m.cards) for m in melds))
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:

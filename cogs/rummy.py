@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.controller import Controller, locale_of
 from bot.i18n import t
-from bot.services import presenter
+from bot.services import moves, presenter
 from bot.services.refusal import Refusal
 from cogs import stats as stats_cog
 from rummy_engine import Face, Phase, Variant, parse_faces, sort_key
@@ -163,7 +163,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         self, interaction: discord.Interaction, source: app_commands.Choice[str] | None = None
     ) -> None:
         await self.controller.play(
-            interaction, None, Controller.typed("draw", source=source.value if source else "stock")
+            interaction, None, moves.typed("draw", source=source.value if source else "stock")
         )
 
     @app_commands.command(
@@ -173,16 +173,14 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         melds="Cards of each meld separated by |; JK for a joker in its place; +N cards adds to meld N"
     )
     async def lay(self, interaction: discord.Interaction, melds: str) -> None:
-        await self.controller.play(interaction, None, Controller.typed("lay", melds=melds))
+        await self.controller.play(interaction, None, moves.typed("lay", melds=melds))
 
     @app_commands.command(name="add", description="Add cards to a meld on the table")
     @app_commands.describe(meld="The meld's number (see the table)", cards="Cards to add, e.g. 10h")
     async def add(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], cards: str
     ) -> None:
-        await self.controller.play(
-            interaction, None, Controller.typed("add", meld=meld, cards=cards)
-        )
+        await self.controller.play(interaction, None, moves.typed("add", meld=meld, cards=cards))
 
     @app_commands.command(
         name="swap", description="Give the card a joker stands for and take the joker"
@@ -190,19 +188,17 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     async def swap(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], card: str
     ) -> None:
-        await self.controller.play(
-            interaction, None, Controller.typed("swap", meld=meld, card=card)
-        )
+        await self.controller.play(interaction, None, moves.typed("swap", meld=meld, card=card))
 
     @app_commands.command(name="discard", description="Discard a card and end your turn")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.controller.play(interaction, None, Controller.typed("discard", card=card))
+        await self.controller.play(interaction, None, moves.typed("discard", card=card))
 
     @app_commands.command(
         name="undo", description="Put back the discard you took and draw from the stock"
     )
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self.controller.play(interaction, None, Controller.typed("undo"))
+        await self.controller.play(interaction, None, moves.typed("undo"))
 
     @app_commands.command(
         name="table", description="Post the table again at the bottom of the channel"

@@ -7,7 +7,7 @@ import asyncio
 
 import discord
 
-from bot.controller import Controller
+from bot.services import moves
 from bot.services.tables import Table
 from rummy_engine import Deal, Phase, Rules, Variant
 from tests.discord.conftest import CARD_TOKEN, World, make_bot
@@ -71,6 +71,12 @@ async def test_refusals_explain_what_is_wrong(world: World) -> None:
     assert stranger.response.content == "You are not seated at this table."
     table = await world.table()
     assert table.record.version == 1, "no refusal may change the game"
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    early = await bob.slash(world.channel, "rummy discard", card="2d")
+    assert (
+        early.response.content
+        == "You must draw first: take the top of the stock or the top discard."
+    )
 
 
 async def test_rummy_71_opening_without_a_set_is_refused(world: World) -> None:
@@ -169,7 +175,7 @@ async def test_concurrent_moves_apply_once(world: World) -> None:
     bob, alice = world.players[1], world.players[0]
     await bob.slash(world.channel, "rummy discard", card="2s")
     table = await world.table()
-    draw = Controller.typed("draw")
+    draw = moves.typed("draw")
     results = await asyncio.gather(
         *(
             world.bot.tables.act(table.id, alice.user.id, draw, turn=table.require_game().turn)
