@@ -95,18 +95,25 @@ class Delivery:
     # -- after a move ---------------------------------------------------------------------------
 
     async def publish(self, played: Played, *, last_move: str = "") -> None:
-        """Bring every message of the table up to date with an accepted move."""
+        """Bring every message of the table up to date with an accepted move.
+
+        Publications can arrive out of order (each click is its own task): the table and the
+        turn notice only ever move forward, while a round summary and the hands a move changed
+        are always delivered (hands as they are now, so a late delivery is not out of date).
+        """
         table = played.table
         async with self._lock(table.id):
-            if self._published.get(table.id, -1) > table.record.version:
-                return
-            self._published[table.id] = table.record.version
             names = presenter.names_for(table)
-            await self.show_table(table, names, last_move=last_move)
-            await self._deliver_hands(played, names)
+            latest = self._published.get(table.id, -1) < table.record.version
+            if latest:
+                self._published[table.id] = table.record.version
+                await self.show_table(table, names, last_move=last_move)
             if played.round_ended or played.game_ended:
                 await self._post_round_end(table, names)
-            await self._turn_notice(table, names)
+            current = played if latest else replace(played, table=await self.bot.tables.load(table.id))
+            await self._deliver_hands(current, names)
+            if latest:
+                await self._turn_notice(table, names)
 
     async def show_table(
         self, table: Table, names: Names, *, last_move: str = "", repost: bool = False

@@ -331,7 +331,7 @@ class TableService:
     async def act(
         self,
         table_id: int,
-        user_id: int | None,
+        user_id: int,
         build: Callable[[Game, int], Action],
         *,
         turn: int | None = None,
@@ -344,13 +344,12 @@ class TableService:
         async with self.lock(table_id):
             table = await self.load(table_id)
             game = table.require_game()
-            seat = table.seat_of(user_id) if user_id is not None else None
-            if user_id is not None and seat is None:
+            seat = table.seat_of(user_id)
+            if seat is None:
                 raise Refusal("table.not_seated")
             if turn is not None and turn != game.turn:
                 raise Refusal("button.stale")
-            action = build(game, seat if seat is not None else -1)
-            return await self._apply(table, game, action, user_id, seat)
+            return await self._apply(table, game, build(game, seat), user_id, seat)
 
     async def next_round(self, table_id: int, by: int | None) -> Played:
         """Deal the next round: the host's button, or the automatic timer (``by`` None)."""

@@ -294,3 +294,22 @@ async def test_table_repost_moves_buttons(world: World) -> None:
     ]
     assert with_buttons and with_buttons[-1].id not in {m.id for m in before}
     assert isinstance(with_buttons[-1], discord.Message)
+
+
+async def test_late_publication_never_rewinds_the_table(world: World) -> None:
+    """Two moves published in the wrong order: the table shows the newer one, and the hand
+    the older move changed is still delivered, as it stands now."""
+    await scripted(world, "r51", "1v1", R51_HANDS, dealer=1)
+    alice, bob = world.players[:2]
+    await bob.slash(world.channel, "rummy discard", card="2s")
+    await alice.slash(world.channel, "rummy draw")
+    tables = world.bot.tables
+    table = await world.table()
+    older = await tables.act(table.id, alice.user.id, moves.typed("discard", card="3c"))
+    newer = await tables.act(table.id, bob.user.id, moves.typed("draw"))
+    await world.bot.delivery.publish(newer)
+    await world.bot.delivery.publish(older)
+    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    assert f"<@{bob.user.id}> to play: lay down or discard." in table_message.content
+    dm = alice.user.dm_channel.history()[-1].content
+    assert "3♣" not in dm, "alice's private hand follows her discard even when published late"
