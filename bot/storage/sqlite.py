@@ -211,14 +211,15 @@ class SqliteStore:
     async def _fetchone(
         self, conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()
     ) -> Row | None:
-        async with conn.execute(sql, tuple(params)) as cursor:
-            return cast("Row | None", await cursor.fetchone())
+        rows = await self._fetchall(conn, sql, params)
+        return rows[0] if rows else None
 
     async def _fetchall(
         self, conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()
     ) -> list[Row]:
-        async with conn.execute(sql, tuple(params)) as cursor:
-            return [cast(Row, row) for row in await cursor.fetchall()]
+        # One hop to the database thread (execute + fetch + close), instead of three: every
+        # hop costs about 0.1 ms, which is most of a move's commit time.
+        return [cast(Row, row) for row in await conn.execute_fetchall(sql, tuple(params))]
 
     def _now(self) -> str:
         return _to_text(self._clock())
