@@ -62,10 +62,6 @@ def _draw(game: Game, rng: random.Random) -> Action:
     else:
         useful = any(top in m.cards for m in find_melds(hand, rules))
         useful = useful or bool(extension_targets(top, [t.meld for t in game.table], rules))
-    if rules.must_use_discard and game.opened[seat] and useful:
-        useful = any(top in m.cards for m in find_melds(hand, rules)) or bool(
-            extension_targets(top, [t.meld for t in game.table], rules)
-        )
     return (
         take
         if useful or (not rules.must_use_discard and rng.random() < 0.1)

@@ -169,12 +169,11 @@ def table_text(table: Table, names: Names, locale: str) -> str:
         lines.append(
             t("table.bar", locale, side=side_name(table, names, side, locale), bar=view.bar)
         )
-    lines.append(status_line(table, names, locale))
+    lines.append(status_line(table, view, names, locale))
     return "\n".join(lines)
 
 
-def status_line(table: Table, names: Names, locale: str) -> str:
-    view = public_view(table)
+def status_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
     if view.phase is Phase.GAME_OVER:
         return t("table.game_over", locale, winners=winners_text(table, names, locale))
     if view.phase is Phase.ROUND_OVER:
