@@ -1,9 +1,9 @@
-"""The Discord client: wiring of settings, storage, extensions and slash commands.
+"""Start-up: the Discord client wired to the settings, the store, the services and the cogs.
 
-Why it is this thin: game rules live in ``rummy_engine`` and the Discord
-features in ``cogs``; this class only owns the lifecycle (open the store, load
-the cogs, push slash commands when they changed, restore tables after a
-restart, and shut down without losing a move).
+Why it is this thin: rules live in ``rummy_engine``, table logic in ``bot/services``, what
+players see in ``bot/ui`` and the commands in ``cogs``; this class only owns the lifecycle (open
+the store, load the cogs, push slash commands when they changed, re-arm and re-publish open
+tables after a restart, and shut down without losing a move).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import hashlib
 import json
 import logging
 import signal
-from types import TracebackType
 from typing import Any
 
 import discord
@@ -22,14 +21,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.controller import Controller
-from bot.delivery import Delivery
+from bot.services.autoplay import Autoplay
+from bot.services.inflight import InFlight
 from bot.services.stats import StatsService
-from bot.services.tables import TableService
+from bot.services.tables import Table, TableService
 from bot.storage import Store, TableRecord
-from bot.timers import TableTimers
-from bot.views import DYNAMIC_ITEMS
-from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS
+from bot.ui import errors
+from bot.ui.context import UiContext
+from bot.ui.reconciler import Reconciler
 
 log = logging.getLogger(__name__)
 
@@ -81,64 +80,6 @@ def invite_url(application_id: int) -> str:
     )
 
 
-class ShuttingDown(RuntimeError):
-    """Raised when new work starts after a shutdown began; reply 'try again later'."""
-
-
-class InFlight:
-    """Counts work in progress (moves) so a shutdown can wait for it to finish.
-
-    Use ``async with bot.inflight:`` around handling one move. Once :meth:`close`
-    has been called, entering raises :class:`ShuttingDown`, so no new move starts
-    while the bot drains.
-    """
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._closed = False
-        self._idle = asyncio.Event()
-        self._idle.set()
-
-    @property
-    def active(self) -> int:
-        """How many pieces of work are in progress."""
-        return self._count
-
-    @property
-    def closed(self) -> bool:
-        """Whether new work is refused."""
-        return self._closed
-
-    def close(self) -> None:
-        """Refuse new work from now on; work already inside continues."""
-        self._closed = True
-
-    async def wait_idle(self, timeout: float | None = None) -> bool:
-        """Wait until no work is in progress; ``False`` if *timeout* expired first."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
-
-    async def __aenter__(self) -> InFlight:
-        if self._closed:
-            raise ShuttingDown("the bot is shutting down")
-        self._count += 1
-        self._idle.clear()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._count -= 1
-        if self._count == 0:
-            self._idle.set()
-
-
 async def command_tree_hash(
     tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None = None
 ) -> str:
@@ -186,10 +127,23 @@ class RummyBot(commands.Bot):
         self._shutdown_lock = asyncio.Lock()
         self._store_closed = False
         self.stats = StatsService(store)
-        self.tables = TableService(store, on_game_finished=self.stats.on_game_finished)
-        self.delivery = Delivery(self)
-        self.controller = Controller(self)
-        self.timers = TableTimers()
+        self.tables = TableService(
+            store, gate=self.inflight, on_game_finished=self.stats.on_game_finished
+        )
+        self.autoplay = Autoplay(
+            self.tables,
+            self._publish,
+            next_round_delay=settings.next_round_delay_seconds,
+            computer_delay=settings.computer_delay_seconds,
+        )
+        self.reconciler = Reconciler(
+            self, store, self.tables, gate=self.inflight, next_round_at=self.autoplay.next_round_at
+        )
+        self.ui = UiContext(self.tables, store, self.stats, self.reconciler, self.autoplay)
+        self.tree.on_error = errors.answer  # type: ignore[method-assign]
+
+    async def _publish(self, table: Table) -> None:
+        await self.reconciler.publish(table)
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -200,7 +154,6 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects."""
         await self.store.open()
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *STATS_ITEMS)
         for name in self.extension_names:
             await self.load_extension(name)
             log.info("Loaded extension %s", name)
@@ -240,14 +193,16 @@ class RummyBot(commands.Bot):
 
         Buttons need nothing (their custom_ids carry the table and turn and are parsed by the
         registered dynamic items); rounds that were over get their next-round timer back,
-        counted from the move that ended them, and a computer whose turn it was plays on.
+        counted from the move that ended them, and a computer whose turn it was plays on. Then
+        every table with a change Discord does not show yet is published, whatever step the
+        last run stopped at.
         """
         records = await self.store.list_active_tables()
         log.info("Restoring %d open table(s)", len(records))
-        now = discord.utils.utcnow()
         for record in records:
-            waited = (now - record.updated_at).total_seconds()
-            self.controller.schedule_next(await self.tables.load(record.id), waited=waited)
+            self.autoplay.after(await self.tables.load(record.id))
+        healed = await self.reconciler.heal()
+        log.info("Re-published %d table(s) with changes not yet shown", healed)
         return records
 
     async def close(self) -> None:
@@ -258,7 +213,8 @@ class RummyBot(commands.Bot):
         """
         async with self._shutdown_lock:
             self.inflight.close()
-            await self.timers.close()
+            await self.autoplay.close()
+            await self.reconciler.close()
             if self.inflight.active:
                 log.info("Waiting for %d move(s) in progress", self.inflight.active)
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):
@@ -303,8 +259,3 @@ class RummyBot(commands.Bot):
                 runner.cancel()
             for sig in installed:
                 loop.remove_signal_handler(sig)
-
-
-def configure_logging(settings: Settings) -> None:
-    """Log to stderr at the configured level, with discord.py's formatter."""
-    discord.utils.setup_logging(level=logging.getLevelName(settings.log_level), root=True)

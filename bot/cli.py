@@ -26,11 +26,11 @@ from bot.config import (
     mask_token,
     token_is_well_formed,
 )
-from bot.i18n import t
 from bot.storage import LATEST_VERSION, SqliteStore, StorageError
+from bot.text import t
 
 if TYPE_CHECKING:
-    from bot.client import RummyBot
+    from bot.app import RummyBot
 
 EXIT_OK = 0
 EXIT_PROBLEM = 1
@@ -81,7 +81,8 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     # Imported here so that --help, migrate and the no-token message stay fast.
     import discord
 
-    from bot.client import RummyBot, configure_logging
+    from bot.app import RummyBot
+    from bot.logs import configure_logging
 
     configure_logging(settings)
     store = SqliteStore(settings.database)
@@ -227,7 +228,7 @@ def _check_token(settings: Settings, report: Report) -> None:
     report.add("ok", t("doctor.token.ok", masked=masked))
     app_id = application_id_from_token(token)
     if app_id is not None:
-        from bot.client import invite_url
+        from bot.app import invite_url
 
         report.add("note", t("doctor.token.app_id", app_id=app_id))
         report.add("note", t("doctor.invite", url=invite_url(app_id)))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.i18n import t
+from bot.text import t
 
 DEFAULT_DATABASE = "rummy.db"
 DEFAULT_LOG_LEVEL = "INFO"

@@ -1,69 +1,53 @@
-"""The ``/rummy`` command group: parse the options, hand over to the controller.
+"""The ``/rummy`` command group: each command declares its options and calls one handler.
 
-Kept thin on purpose: each command names its options (with choices and autocomplete) and calls
-one controller method; the same controller serves the buttons, so typing and clicking behave
-alike.
+Kept thin on purpose: no logic here. The handlers (``bot/ui``) serve typed commands and clicks
+alike; refusals and errors raised by them reach the tree's one error handler. ``setup`` builds
+the handlers from what start-up prepared and registers this cog's persistent components.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import Controller, locale_of
-from bot.i18n import t
-from bot.services import moves, presenter
-from bot.services.refusal import Refusal
-from cogs import stats as stats_cog
-from rummy_engine import Face, Phase, Variant, parse_faces, sort_key
-from rummy_engine.errors import RuleViolation
+from bot.services import moves
+from bot.text import t
+from bot.ui import leaderboard as boards
+from bot.ui.context import UiContext
+from bot.ui.lobby import LobbyHandlers
+from bot.ui.panels import meld_label
+from bot.ui.play import PlayHandlers
+from bot.ui.routes import make_router
+from bot.ui.widgets import Action, bound_items
+from rummy_engine import Face, Phase, RuleViolation, Variant, option_spec, parse_faces, sort_key
 
-if TYPE_CHECKING:
-    from bot.client import RummyBot
 
-VARIANTS = [
-    app_commands.Choice(name="Simple", value="simple"),
-    app_commands.Choice(name="Rummy 51", value="r51"),
-    app_commands.Choice(name="Rummy 71", value="r71"),
-    app_commands.Choice(name="Basic rummy (2–6 players)", value="basic"),
-]
-MODES = [
-    app_commands.Choice(name="1v1", value="1v1"),
-    app_commands.Choice(name="2v2 (partners opposite)", value="2v2"),
-    app_commands.Choice(name="2–6 players (Basic rummy)", value="basic"),
-]
-SORTS = [
-    app_commands.Choice(name="by suit and rank", value="suit"),
-    app_commands.Choice(name="by the melds it holds", value="melds"),
-]
-COMPUTER_ACTIONS = [
-    app_commands.Choice(name="add", value="addbot"),
-    app_commands.Choice(name="remove", value="rmbot"),
-]
+def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=name, value=value) for name, value in pairs]
+
+
+def _option_choices(key: str) -> list[app_commands.Choice[str]]:
+    """A table option's values, from the engine's description of it."""
+    return _choices(*((v, v) for v in option_spec(key).choices))
+
+
+VARIANTS = _choices(*((t(f"variant.{v.value}"), v.value) for v in Variant))
+MODES = _choices(
+    ("1v1", "1v1"), ("2v2 (partners opposite)", "2v2"), ("2–6 players (Basic rummy)", "basic")
+)
+SORTS = _choices(("by suit and rank", "suit"), ("by the melds it holds", "melds"))
+COMPUTER_ACTIONS = _choices(("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value))
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
-SOURCES = [
-    app_commands.Choice(name="stock", value="stock"),
-    app_commands.Choice(name="discard pile", value="discard"),
-]
-ACE_MODES = [app_commands.Choice(name=v, value=v) for v in ("low_high", "low_only", "wrap")]
-TAKES = [app_commands.Choice(name=v, value=v) for v in ("must_use", "free")]
-JOKER_LIMITS = [
-    app_commands.Choice(name=v, value=v) for v in ("1", "2", "unlimited_if_naturals_gt_jokers")
-]
+SOURCES = _choices(("stock", "stock"), ("discard pile", "discard"))
+NEW_OPTIONS = ("ace_mode", "discard_take", "bar_in_1v1", "max_jokers_per_meld", "basic_rounds")
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play rummy at this table"):
     """Every ``/rummy`` command."""
 
-    def __init__(self, bot: RummyBot) -> None:
-        self.bot = bot
-
-    @property
-    def controller(self) -> Controller:
-        return self.bot.controller
+    def __init__(self, ui: UiContext, lobby: LobbyHandlers, play: PlayHandlers) -> None:
+        self.ui, self.lobby, self.play_ = ui, lobby, play
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -80,9 +64,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     @app_commands.choices(
         variant=VARIANTS,
         mode=MODES,
-        ace_mode=ACE_MODES,
-        discard_take=TAKES,
-        max_jokers_per_meld=JOKER_LIMITS,
+        ace_mode=_option_choices("ace_mode"),
+        discard_take=_option_choices("discard_take"),
+        bar_in_1v1=_option_choices("bar_in_1v1"),
+        max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
+        basic_rounds=_option_choices("basic_rounds"),
     )
     async def new(
         self,
@@ -91,19 +77,15 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         mode: app_commands.Choice[str] | None = None,
         ace_mode: app_commands.Choice[str] | None = None,
         discard_take: app_commands.Choice[str] | None = None,
-        bar_in_1v1: bool | None = None,
+        bar_in_1v1: app_commands.Choice[str] | None = None,
         max_jokers_per_meld: app_commands.Choice[str] | None = None,
-        basic_rounds: app_commands.Range[int, 1, 20] | None = None,
+        basic_rounds: app_commands.Choice[str] | None = None,
     ) -> None:
-        chosen = {
-            "ace_mode": ace_mode.value if ace_mode else None,
-            "discard_take": discard_take.value if discard_take else None,
-            "bar_in_1v1": bar_in_1v1,
-            "max_jokers_per_meld": max_jokers_per_meld.value if max_jokers_per_meld else None,
-            "basic_rounds": basic_rounds,
+        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds)
+        options: dict[str, object] = {
+            key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
         }
-        options: dict[str, object] = {k: v for k, v in chosen.items() if v is not None}
-        await self.controller.new_table(
+        await self.lobby.new_table(
             interaction, Variant(variant.value), mode.value if mode else "1v1", options
         )
 
@@ -112,30 +94,28 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     async def join(
         self, interaction: discord.Interaction, team: app_commands.Choice[int] | None = None
     ) -> None:
-        await self.controller.lobby_action(
-            interaction, None, "join", team=team.value if team else None
-        )
+        await self.lobby.seat(interaction, None, Action.JOIN, team=team.value if team else None)
 
     @app_commands.command(
         name="leave", description="Leave the lobby, or leave a running game (a forfeit)"
     )
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.controller.lobby_action(interaction, None, "leave")
+        await self.lobby.seat(interaction, None, Action.LEAVE)
 
     @app_commands.command(name="start", description="Deal the first round (host)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self.controller.start(interaction, None)
+        await self.lobby.start(interaction, None)
 
     @app_commands.command(
         name="cancel",
         description="Close this channel's table without a result (host or Manage Server)",
     )
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.controller.lobby_action(interaction, None, "cancel")
+        await self.lobby.seat(interaction, None, Action.CANCEL)
 
     @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await self.controller.lobby_action(interaction, None, "kick", target=player)
+        await self.lobby.kick(interaction, player)
 
     @app_commands.command(
         name="computer", description="Add or remove a computer player in the lobby (host)"
@@ -147,24 +127,23 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         action: app_commands.Choice[str],
         team: app_commands.Choice[int] | None = None,
     ) -> None:
-        await self.controller.lobby_action(
-            interaction, None, action.value, team=team.value if team else None
+        await self.lobby.seat(
+            interaction, None, Action(action.value), team=team.value if team else None
         )
 
     # -- playing --------------------------------------------------------------------------------
 
     @app_commands.command(name="hand", description="See your hand (only you)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.controller.show_hand(interaction, None)
+        await self.play_.show_hand(interaction, None)
 
     @app_commands.command(name="draw", description="Draw from the stock or take the top discard")
     @app_commands.choices(source=SOURCES)
     async def draw(
         self, interaction: discord.Interaction, source: app_commands.Choice[str] | None = None
     ) -> None:
-        await self.controller.play(
-            interaction, None, moves.typed("draw", source=source.value if source else "stock")
-        )
+        build = moves.typed("draw", source=source.value if source else "stock")
+        await self.play_.play(interaction, None, build)
 
     @app_commands.command(
         name="lay", description='Lay melds, e.g. "7h 8h 9h | Qs Qd Qc" ("| +3 10h" adds to meld 3)'
@@ -173,14 +152,14 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         melds="Cards of each meld separated by |; JK for a joker in its place; +N cards adds to meld N"
     )
     async def lay(self, interaction: discord.Interaction, melds: str) -> None:
-        await self.controller.play(interaction, None, moves.typed("lay", melds=melds))
+        await self.play_.play(interaction, None, moves.typed("lay", melds=melds))
 
     @app_commands.command(name="add", description="Add cards to a meld on the table")
     @app_commands.describe(meld="The meld's number (see the table)", cards="Cards to add, e.g. 10h")
     async def add(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], cards: str
     ) -> None:
-        await self.controller.play(interaction, None, moves.typed("add", meld=meld, cards=cards))
+        await self.play_.play(interaction, None, moves.typed("add", meld=meld, cards=cards))
 
     @app_commands.command(
         name="swap", description="Give the card a joker stands for and take the joker"
@@ -188,47 +167,29 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     async def swap(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], card: str
     ) -> None:
-        await self.controller.play(interaction, None, moves.typed("swap", meld=meld, card=card))
+        await self.play_.play(interaction, None, moves.typed("swap", meld=meld, card=card))
 
     @app_commands.command(name="discard", description="Discard a card and end your turn")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.controller.play(interaction, None, moves.typed("discard", card=card))
+        await self.play_.play(interaction, None, moves.typed("discard", card=card))
 
     @app_commands.command(
         name="undo", description="Put back the discard you took and draw from the stock"
     )
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self.controller.play(interaction, None, moves.typed("undo"))
+        await self.play_.play(interaction, None, moves.typed("undo"))
 
     @app_commands.command(
         name="table", description="Post the table again at the bottom of the channel"
     )
     async def table(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await self.controller.defer_private(interaction)
-            table = await self.controller.table_here(interaction)
-            if table.game is None:
-                await self.bot.delivery.post_lobby(table)
-            else:
-                await self.bot.delivery.show_table(table, presenter.names_for(table), repost=True)
-            await interaction.followup.send(
-                t("table.reposted", locale_of(interaction)), ephemeral=True
-            )
-
-        await self.controller.guarded(interaction, None, work)
+        await self.play_.repost(interaction)
 
     @app_commands.command(
         name="score", description="Scores and round results of this channel's game"
     )
     async def score(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await self.controller.defer_private(interaction)
-            table = await self.controller.table_here(interaction)
-            await interaction.followup.send(
-                presenter.score_text(table, locale_of(interaction)), ephemeral=True
-            )
-
-        await self.controller.guarded(interaction, None, work)
+        await self.play_.score(interaction)
 
     @app_commands.command(
         name="rules", description="The rules of a variant and of this table's options"
@@ -237,19 +198,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     async def rules(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
-        async def work() -> None:
-            await self.controller.defer_private(interaction)
-            table = None
-            if interaction.guild_id is not None and interaction.channel_id is not None:
-                table = await self.bot.tables.in_channel(
-                    interaction.guild_id, interaction.channel_id
-                )
-            text = presenter.rules_text(
-                variant.value if variant else None, table, locale_of(interaction)
-            )
-            await interaction.followup.send(text, ephemeral=True)
-
-        await self.controller.guarded(interaction, None, work)
+        await self.play_.rules(interaction, variant.value if variant else None)
 
     @app_commands.command(
         name="prefs", description="Your display settings: four-colour deck, hand order"
@@ -264,7 +213,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         four_colour: bool | None = None,
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
-        await self.controller.set_prefs(
+        await self.play_.set_prefs(
             interaction, four_colour=four_colour, sort=sort.value if sort else None
         )
 
@@ -274,9 +223,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         name="leaderboard", description="The best players, by rating, wins or win rate"
     )
     @app_commands.choices(
-        variant=stats_cog.VARIANT_CHOICES,
-        scope=stats_cog.SCOPE_CHOICES,
-        sort=stats_cog.SORT_CHOICES,
+        variant=boards.VARIANT_CHOICES,
+        scope=boards.SCOPE_CHOICES,
+        sort=boards.SORT_CHOICES,
     )
     async def leaderboard(
         self,
@@ -285,32 +234,32 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         scope: app_commands.Choice[str] | None = None,
         sort: app_commands.Choice[str] | None = None,
     ) -> None:
-        await stats_cog.leaderboard_command(
+        await boards.leaderboard_command(
             interaction,
-            self.bot.stats,
+            self.ui.stats,
             variant=variant.value if variant else None,
             scope=scope.value if scope else "server",
             sort=sort.value if sort else "rating",
         )
 
     @app_commands.command(name="stats", description="A player's games, wins, rating and records")
-    @app_commands.choices(scope=stats_cog.SCOPE_CHOICES)
+    @app_commands.choices(scope=boards.SCOPE_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction,
         player: discord.Member | None = None,
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
-        await stats_cog.stats_command(
-            interaction, self.bot.stats, player=player, scope=scope.value if scope else "server"
+        await boards.stats_command(
+            interaction, self.ui.stats, player=player, scope=scope.value if scope else "server"
         )
 
     # -- autocomplete ---------------------------------------------------------------------------
 
     async def _my_hand(self, interaction: discord.Interaction) -> list[Face]:
         try:
-            table = await self.controller.table_here(interaction)
-        except Refusal:
+            table = await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
+        except RuleViolation:
             return []
         seat = table.seat_of(interaction.user.id)
         if table.game is None or seat is None:
@@ -344,16 +293,17 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         try:
-            table = await self.controller.table_here(interaction)
-        except Refusal:
+            table = await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
+        except RuleViolation:
             return []
         if table.game is None or table.game.phase is Phase.GAME_OVER:
             return []
         choices = [
-            app_commands.Choice(name=presenter.meld_label(i + 1, tm.meld)[:100], value=i + 1)
+            app_commands.Choice(name=meld_label(i + 1, tm.meld), value=i + 1)
             for i, tm in enumerate(table.game.table)
         ]
         return [c for c in choices if current.strip() in c.name][:25]
+
 
 
 def card_suggestions(hand: list[Face], current: str) -> list[app_commands.Choice[str]]:
@@ -375,5 +325,11 @@ def card_suggestions(hand: list[Face], current: str) -> list[app_commands.Choice
     ][:25]
 
 
-async def setup(bot: RummyBot) -> None:
-    await bot.add_cog(RummyCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    """Build the handlers from the bot's :class:`UiContext` and register the components."""
+    ui: UiContext = getattr(bot, "ui")  # noqa: B009 - set by start-up before loading cogs
+    lobby, play = LobbyHandlers(ui), PlayHandlers(ui)
+    bot.add_dynamic_items(
+        *bound_items(make_router(lobby, play)), boards.bound_page_button(ui.stats)
+    )
+    await bot.add_cog(RummyCog(ui, lobby, play))

@@ -58,12 +58,20 @@ from rummy_engine.game import (
 from rummy_engine.melds import Meld, MeldKind, extend_meld, make_meld
 from rummy_engine.messages import ENGLISH, VARIANT_NAMES, render
 from rummy_engine.rules import Options, Rules, Variant
+from rummy_engine.table_options import (
+    OPTION_SPECS,
+    OptionSpec,
+    option_spec,
+    options_for,
+    shown_value,
+)
 from rummy_engine.values import basic_value, meld_opening_value, opening_value, penalty_value
 from rummy_engine.view import PlayerView, player_view
 
 __all__ = [
     "ENGLISH",
     "JOKER",
+    "OPTION_SPECS",
     "SCHEMA_VERSION",
     "VARIANT_NAMES",
     "Action",
@@ -83,6 +91,7 @@ __all__ = [
     "MeldKind",
     "NotationError",
     "OpeningRefused",
+    "OptionSpec",
     "Options",
     "OutOfTurn",
     "Outcome",
@@ -108,11 +117,14 @@ __all__ = [
     "make_meld",
     "meld_opening_value",
     "opening_value",
+    "option_spec",
+    "options_for",
     "parse_face",
     "parse_faces",
     "parse_meld_groups",
     "penalty_value",
     "player_view",
     "render",
+    "shown_value",
     "sort_key",
 ]

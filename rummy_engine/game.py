@@ -320,7 +320,10 @@ class Game:
 
     def _require_phase(self, phase: Phase) -> None:
         if self.phase is not phase:
-            raise OutOfTurn("turn.draw_first" if phase is Phase.PLAY else "turn.already_drawn")
+            if phase is Phase.PLAY:
+                raise OutOfTurn("turn.draw_first")
+            # The dealer's first turn starts in PLAY with nothing drawn (RULES.md §2.2).
+            raise OutOfTurn("turn.already_drawn" if self.drawn else "turn.dealer_no_draw")
 
     def _begin_turn(self, seat: int, draw: bool = True) -> list[Event]:
         self.current = seat
@@ -490,7 +493,7 @@ class Game:
         start = 0
         for index, faces in layoffs:
             if not 0 <= index < len(table):
-                raise LayDownRefused("lay.no_such_meld", meld=index + 1, count=len(table))
+                raise _no_such_meld(index, len(table))
             added = cards[start : start + len(faces)]
             start += len(faces)
             table[index] = TableMeld(
@@ -538,7 +541,7 @@ class Game:
         if not self.opened[seat]:
             raise LayDownRefused("swap.not_opened")
         if not 0 <= meld_index < len(self.table):
-            raise LayDownRefused("lay.no_such_meld", meld=meld_index + 1, count=len(self.table))
+            raise _no_such_meld(meld_index, len(self.table))
         (card,) = take_matching(self.hands[seat], [face], prefer=self.taken)
         target = self.table[meld_index]
         if swap_target(target.meld, card) is None and target.meld.is_set and target.meld.jokers:
@@ -760,3 +763,10 @@ class Game:
         for action in actions:
             game.apply(action_from_json(action) if isinstance(action, dict) else action)
         return game
+
+
+def _no_such_meld(index: int, count: int) -> LayDownRefused:
+    """The refusal for a meld number that names nothing on the table."""
+    if count == 0:
+        return LayDownRefused("lay.no_melds_yet", meld=index + 1)
+    return LayDownRefused("lay.no_such_meld", meld=index + 1, count=count)

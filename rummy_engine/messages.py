@@ -78,6 +78,7 @@ ENGLISH: dict[str, str] = {
     "turn.not_yours": "It is not your turn: seat {current} is playing.",
     "turn.draw_first": "You must draw first: take the top of the stock or the top discard.",
     "turn.already_drawn": "You have already drawn this turn: lay down or discard.",
+    "turn.dealer_no_draw": "As the dealer you start without drawing: lay melds or discard a card.",
     "round.not_over": "The round is still being played.",
     "draw.discard_empty": "The discard pile is empty: draw from the stock.",
     "draw.take_with_one_card": "At this table you may not take the discard while holding a single card.",
@@ -98,6 +99,7 @@ ENGLISH: dict[str, str] = {
         "discarded this turn."
     ),
     "lay.no_such_meld": "There is no meld {meld} on the table (melds are numbered 1 to {count}).",
+    "lay.no_melds_yet": "There is no meld {meld} on the table: nobody has laid a meld yet.",
     "simple.all_at_once": (
         "In Simple you lay everything at once to go out: all your cards but one in melds, with at "
         "least one run and one set, keeping one card to discard."

@@ -18,15 +18,14 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.client import (
-    InFlight,
+from bot.app import (
     RummyBot,
-    ShuttingDown,
     command_tree_hash,
     invite_url,
     make_intents,
 )
 from bot.config import Settings
+from bot.services.inflight import InFlight, ShuttingDown
 from bot.storage import NewTable, SqliteStore
 
 GUILD_ID = 987654321098765432
@@ -143,8 +142,8 @@ async def test_setup_hook_opens_store_and_restores_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with SqliteStore(tmp_path / "bot.db") as store:
-        await store.create_table(NewTable(1, 2, 3, "rummy51", "solo", status="active"))
-        await store.create_table(NewTable(1, 2, 3, "rummy51", "solo"))
+        await store.create_table(NewTable(1, 2, 3, "r51", "1v1", status="active"))
+        await store.create_table(NewTable(1, 2, 3, "r51", "1v1"))
     (tmp_path / "fake_cog.py").write_text(
         "async def setup(bot):\n    bot.store_was_open_for_cog = bot.store.is_open\n"
     )
@@ -187,7 +186,7 @@ async def test_close_waits_for_moves_in_progress(tmp_path: Path) -> None:
     bot = make_bot(tmp_path)
     store = bot.store
     await store.open()
-    table = await store.create_table(NewTable(1, 2, 3, "rummy51", "solo", status="active"))
+    table = await store.create_table(NewTable(1, 2, 3, "r51", "1v1", status="active"))
     entered = asyncio.Event()
 
     async def slow_move() -> int:
@@ -208,7 +207,7 @@ async def test_close_waits_for_moves_in_progress(tmp_path: Path) -> None:
 SERVE_SCRIPT = """
 import asyncio, sys
 from pathlib import Path
-from bot.client import RummyBot
+from bot.app import RummyBot
 from bot.config import Settings
 from bot.storage import NewTable, SqliteStore
 
@@ -216,7 +215,7 @@ async def main(db: Path) -> None:
     store = SqliteStore(db)
     bot = RummyBot(Settings(database=db), store)
     await store.open()
-    table = await store.create_table(NewTable(1, 2, 3, "rummy51", "solo", status="active"))
+    table = await store.create_table(NewTable(1, 2, 3, "r51", "1v1", status="active"))
 
     async def slow_move() -> None:
         async with bot.inflight:

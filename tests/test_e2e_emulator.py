@@ -20,7 +20,7 @@ async def test_short_game_over_http_and_websocket(tmp_path) -> None:
         bot = make_bot(tmp_path / "rummy.db")
         async with emu.running(bot):
             assert any(c["name"] == "rummy" for c in emu.synced_commands())
-            opened = await emu.slash(alice, channel, "rummy new", variant="basic", mode="basic", basic_rounds=1)
+            opened = await emu.slash(alice, channel, "rummy new", variant="basic", mode="basic", basic_rounds="1")
             (welcome,) = await opened.followups(1)
             assert opened.response_type == 5 and welcome.flags & 64, "deferred first, then a private answer"
             await (await emu.slash(bob, channel, "rummy join")).followups(1)

@@ -17,5 +17,5 @@ def test_engine_example_plays_a_whole_game() -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(blocks[0], "README.md", "exec"), {})
     printed = out.getvalue().splitlines()
-    assert printed[0] == "You have already drawn this turn: lay down or discard."
+    assert printed[0] == "As the dealer you start without drawing: lay melds or discard a card."
     assert printed[1].startswith("scores [") and "winning side [" in printed[1]

@@ -468,7 +468,7 @@ async def test_leaderboard_names_come_from_the_latest_seat(service: StatsService
 
 
 def test_option_parsing() -> None:
-    from cogs.stats import parse_family, parse_sort, resolve_scope
+    from bot.ui.leaderboard import parse_family, parse_sort, resolve_scope
 
     assert parse_family(None) == ALL_VARIANTS
     assert (parse_family("51"), parse_family("R71"), parse_family("basic")) == (

@@ -2,7 +2,7 @@
 
 The bot here is test-only but wired the way the real one must be: a ``rummy`` GroupCog whose
 two thin commands call :mod:`cogs.stats`, ``bot.stats`` exposing the service, and
-``add_dynamic_items(*DYNAMIC_ITEMS)`` so old page buttons work after a restart.
+``add_dynamic_items(bound_page_button(service))`` so old page buttons work after a restart.
 """
 
 from __future__ import annotations
@@ -20,19 +20,21 @@ import simcord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.catalog_stats import STATS_EN
-from bot.i18n import MESSAGES
 from bot.services.stats import FinishedGame, StatsService
 from bot.storage import SeatRecord, SqliteStore
-from cogs.stats import (
-    DYNAMIC_ITEMS,
+from bot.text import MESSAGES
+from bot.text.catalog_stats import STATS_EN
+from bot.ui import errors
+from bot.ui.leaderboard import (
     SCOPE_CHOICES,
     SORT_CHOICES,
     VARIANT_CHOICES,
+    bound_page_button,
     leaderboard_command,
     stats_command,
 )
 from rummy_engine import Game, Phase, Rules, Variant
+from tests.discord.conftest import assert_only_refusals
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +85,8 @@ class StatsBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.store.open()
         await self.add_cog(RummyCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(bound_page_button(self.stats))
+        self.tree.on_error = errors.answer  # type: ignore[method-assign]
         await self.tree.sync()
 
     async def close(self) -> None:
@@ -118,6 +121,7 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     bob = guild.add_member(simcord_env.create_user("bob"))
     yield World(simcord_env, guild, channel, alice, bob)
     await simcord_env.bot.close()
+    assert_only_refusals(simcord_env)
 
 
 _tables = count(1)

@@ -17,6 +17,7 @@ from bot.storage import (
     MessageRef,
     Migration,
     NewTable,
+    NotADatabase,
     PlayerPrefs,
     SchemaTooNew,
     SeatRecord,
@@ -81,9 +82,8 @@ def test_migrations_are_numbered_from_one() -> None:
     assert len(MIGRATIONS) == LATEST_VERSION
 
 
-async def test_empty_file_migrates_to_newest(tmp_path: Path) -> None:
-    path = tmp_path / "empty.db"
-    path.touch()  # a zero-byte file is a valid, empty SQLite database
+async def test_missing_file_is_created_at_newest(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
     async with SqliteStore(path) as opened:
         assert await opened.schema_version() == LATEST_VERSION
     names = {name for _, name, _ in schema_of(path)}
@@ -92,7 +92,22 @@ async def test_empty_file_migrates_to_newest(tmp_path: Path) -> None:
     assert expected <= names
 
 
-@pytest.mark.parametrize("old_version", range(LATEST_VERSION))
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [(b"", "empty"), (b"hello, this is a text file\n", "does not start like")],
+)
+async def test_a_file_that_is_not_a_database_is_refused_and_left_alone(
+    tmp_path: Path, content: bytes, why: str
+) -> None:
+    path = tmp_path / "rummy.db"
+    path.write_bytes(content)
+    with pytest.raises(NotADatabase, match=why):
+        await SqliteStore(path).open()
+    assert path.read_bytes() == content
+    assert not (tmp_path / "rummy.db-wal").exists()
+
+
+@pytest.mark.parametrize("old_version", range(1, LATEST_VERSION))
 async def test_every_older_schema_migrates_to_newest(tmp_path: Path, old_version: int) -> None:
     old = tmp_path / f"v{old_version}.db"
     async with aiosqlite.connect(old, isolation_level=None) as conn:

@@ -51,7 +51,7 @@ def typed(
         return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
     if action == "discard":
         return lambda game, seat: Discard(seat, parse_face(card))
-    raise Refusal("error.unexpected")
+    raise Refusal("button.unknown")
 
 
 def clicked(action: str, arg: str, values: list[str]) -> Builder:
@@ -71,7 +71,7 @@ def clicked(action: str, arg: str, values: list[str]) -> Builder:
         return lambda game, seat: Swap(seat, int(values[0]) - 1, _one(chosen, "swap"))
     if action == "lay":
         return lambda game, seat: lay_selection(game, seat, chosen)
-    raise Refusal("error.unexpected")
+    raise Refusal("button.unknown")
 
 
 def parse_lay(seat: int, text: str) -> Lay:
@@ -105,3 +105,8 @@ def lay_selection(game: Game, seat: int, chosen: Sequence[Face]) -> Lay:
     if melds is None:
         raise Refusal("hand.no_partition", cards=" ".join(f.pretty for f in chosen))
     return Lay(seat, tuple(tuple(c.face for c in m.cards) for m in melds))
+
+
+def picked_face(value: str) -> Face:
+    """The card of a card-menu value (``<index>:<card>``)."""
+    return parse_face(value.split(":", 1)[-1])

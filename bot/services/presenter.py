@@ -2,7 +2,7 @@
 
 The presenter reads a :class:`~rummy_engine.PlayerView` (never the raw game) so nothing private
 can slip into a public text: the public table text is built from a spectator's view, which has
-no hand at all. All words go through :func:`bot.i18n.t`; card names come from the engine's
+no hand at all. All words go through :func:`bot.text.t`; card names come from the engine's
 notation.
 """
 
@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot import render
-from bot.i18n import t
 from bot.services.seating import Mode
 from bot.services.tables import Table
 from bot.storage import SeatRecord
+from bot.text import t
 from rummy_engine import (
     Card,
     Event,
@@ -24,14 +25,12 @@ from rummy_engine import (
     Phase,
     PlayerView,
     RoundResult,
-    RuleViolation,
     Suit,
     format_cards,
     parse_face,
     player_view,
     sort_key,
 )
-from rummy_engine.melds import Meld
 from rummy_engine.solver import find_melds
 
 
@@ -138,7 +137,9 @@ def _scores_line(table: Table, view: PlayerView, names: Names, locale: str) -> s
     return " · ".join(parts)
 
 
-def table_text(table: Table, names: Names, locale: str) -> str:
+def table_text(
+    table: Table, names: Names, locale: str, *, next_round_at: datetime | None = None
+) -> str:
     """The text beside the table image: seats in turn order, piles, scores, whose turn."""
     view = public_view(table)
     rules = view.rules
@@ -156,28 +157,51 @@ def table_text(table: Table, names: Names, locale: str) -> str:
         status = t("table.opened", locale) if view.opened[seat] and rules.has_opening else ""
         lines.append(
             f"{marker} {names.mention(seat)}{team}: "
-            + t("table.cards", locale, n=view.hand_sizes[seat])
+            + t("table.cards", locale, count=view.hand_sizes[seat])
             + (f" · {status}" if status else "")
         )
     top = view.discard_top.pretty if view.discard_top else t("table.discard_empty", locale)
     lines.append(
-        t("table.piles", locale, stock=view.stock_size, top=top, discard=view.discard_size)
+        t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size)
     )
-    barred = [s for s in range(rules.players) if rules.side_of(s) != table.require_game().bar_side]
-    if rules.bar_applies and view.bar is not None and not all(view.opened[s] for s in barred):
-        side = rules.side_of(barred[0])
-        lines.append(
-            t("table.bar", locale, side=side_name(table, names, side, locale), bar=view.bar)
-        )
-    lines.append(status_line(table, view, names, locale))
+    bar = _bar_line(table, view, names, locale)
+    if bar:
+        lines.append(bar)
+    lines.append(status_line(table, view, names, locale, next_round_at))
     return "\n".join(lines)
 
 
-def status_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
+def _bar_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
+    """The +1 bar, while a round is played and someone on the barred side still has to open."""
+    rules = view.rules
+    if view.phase not in (Phase.DRAW, Phase.PLAY) or not rules.bar_applies or view.bar is None:
+        return ""
+    barred = [s for s in range(rules.players) if rules.side_of(s) != table.require_game().bar_side]
+    if all(view.opened[s] for s in barred):
+        return ""
+    side = side_name(table, names, rules.side_of(barred[0]), locale)
+    return t("table.bar", locale, side=side, bar=view.bar)
+
+
+def relative_time(moment: datetime) -> str:
+    """Discord's timestamp markup: each reader sees the time in their own zone, counting."""
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
+def status_line(
+    table: Table,
+    view: PlayerView,
+    names: Names,
+    locale: str,
+    next_round_at: datetime | None = None,
+) -> str:
+    if table.record.status == "cancelled":
+        return t("table.cancelled", locale)
     if view.phase is Phase.GAME_OVER:
         return t("table.game_over", locale, winners=winners_text(table, names, locale))
     if view.phase is Phase.ROUND_OVER:
-        return t("table.round_over", locale)
+        when = relative_time(next_round_at) if next_round_at else t("table.soon", locale)
+        return t("table.round_over", locale, when=when)
     step = (
         t("table.step_draw", locale) if view.phase is Phase.DRAW else t("table.step_play", locale)
     )
@@ -264,7 +288,7 @@ def hand_text(table: Table, seat: int, channel_mention: str, locale: str) -> str
             locale,
             table=table.id,
             channel=channel_mention,
-            n=len(view.hand),
+            count=len(view.hand),
             title=variant_title(table, locale),
         )
     ]
@@ -296,7 +320,7 @@ def hand_scene(
         drawn=view.drawn,
         groups=groups,
         four_colour=four_colour,
-        title=t("hand.image_title", locale, table=table.id, n=len(view.hand)),
+        title=t("hand.image_title", locale, table=table.id, count=len(view.hand)),
         labels=render.labels_from(render.HAND_LABELS, lambda k: t(k, locale)),
     )
 
@@ -374,16 +398,7 @@ def round_end_scene(
     )
 
 
-# -- refusals -----------------------------------------------------------------------------------
-
-
-def refusal_text(error: RuleViolation | Exception, names: Names | None, locale: str) -> str:
-    """A refusal in the player's words; the engine's seat numbers become names."""
-    code = getattr(error, "code", "error.unexpected")
-    params = dict(getattr(error, "params", {}))
-    if code == "turn.not_yours" and names is not None:
-        return t("turn.not_yours_named", locale, player=names.name(params["current"]))
-    return t(code, locale, **params)
+# -- hands by melds ----------------------------------------------------------------------------
 
 
 def meld_groups(table: Table, seat: int) -> tuple[tuple[Card, ...], ...]:
@@ -497,8 +512,3 @@ def rules_text(variant: str | None, table: Table | None, locale: str) -> str:
             else t("lobby.options_default", locale)
         )
     return "\n".join(lines)
-
-
-def meld_label(number: int, meld: Meld) -> str:
-    """How a table meld is named in selects and autocomplete: ``3 · 7♥ 8♥ 9♥``."""
-    return f"{number} · {format_cards(meld.cards)}"

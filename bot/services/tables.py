@@ -13,14 +13,17 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.services import seating
+from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.services.seating import Mode
-from bot.storage import NewTable, SeatRecord, StaleVersion, Store, TableRecord
+from bot.storage import NewTable, SeatRecord, StaleVersion, Store, TableClosed, TableRecord
+from bot.storage.base import utc_now
 from rummy_engine import (
     Action,
     Deal,
@@ -30,6 +33,7 @@ from rummy_engine import (
     Phase,
     Resign,
     Rules,
+    RuleViolation,
     StartRound,
     Variant,
     action_to_json,
@@ -111,18 +115,21 @@ GameFinished = Callable[[Table], Awaitable[None]]
 class TableService:
     """Lobbies and games over a :class:`~bot.storage.Store`.
 
-    ``on_game_finished`` is called (inside the table lock, after the final commit) so results
-    reach the leaderboard exactly once.
+    Every change enters ``gate`` (so a shutdown waits for it) and the table's lock (so two fast
+    clicks apply once), loads the table once, and commits before returning. ``on_game_finished``
+    is called inside the lock after the final commit, so results reach the leaderboard once.
     """
 
     def __init__(
         self,
         store: Store,
         *,
+        gate: InFlight | None = None,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         on_game_finished: GameFinished | None = None,
     ) -> None:
         self.store = store
+        self.gate = gate or InFlight()
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
         self._on_game_finished = on_game_finished
@@ -130,6 +137,12 @@ class TableService:
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock serialising every change to one table (two fast clicks apply once)."""
         return self._locks.setdefault(table_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def _changing(self, table_id: int) -> AsyncIterator[Table]:
+        """The table, loaded once under the gate and its lock, for one change."""
+        async with self.gate, self.lock(table_id):
+            yield await self.load(table_id)
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -148,10 +161,14 @@ class TableService:
                 return await self.load(record.id)
         return None
 
-    async def tables_of(self, user_id: int) -> list[Table]:
-        """Open tables where ``user_id`` is seated (for commands used outside the channel)."""
-        tables = [await self.load(r.id) for r in await self.store.list_active_tables()]
-        return [t for t in tables if t.seat_of(user_id) is not None]
+    async def here(self, guild_id: int | None, channel_id: int | None) -> Table:
+        """The open table of a channel, or the refusal that says there is none."""
+        table = None
+        if guild_id is not None and channel_id is not None:
+            table = await self.in_channel(guild_id, channel_id)
+        if table is None:
+            raise Refusal("table.none_here")
+        return table
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -167,45 +184,47 @@ class TableService:
         host_name: str | None = None,
     ) -> Table:
         """Open a lobby in a channel, with the host seated."""
-        existing = await self.in_channel(guild_id, channel_id)
-        if existing is not None:
-            refs = {r.kind: r for r in await self.store.get_message_refs(existing.id)}
-            message = refs["table"].message_id if "table" in refs else 0
-            raise Refusal(
-                "lobby.exists_here",
-                table=existing.id,
-                guild=guild_id,
-                channel=channel_id,
-                message=message,
+        async with self.gate:
+            existing = await self.in_channel(guild_id, channel_id)
+            if existing is not None:
+                refs = {r.kind: r for r in await self.store.get_message_refs(existing.id)}
+                message = refs["table"].message_id if "table" in refs else 0
+                raise Refusal(
+                    "lobby.exists_here",
+                    table=existing.id,
+                    guild=guild_id,
+                    channel=channel_id,
+                    message=message,
+                )
+            table_mode = Mode.for_variant(variant, mode)
+            chosen = Options.from_json(options or {})
+            record = await self.store.create_table(
+                NewTable(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    variant=variant.value,
+                    mode=table_mode.value,
+                    options_json=json.dumps(chosen.changed(), sort_keys=True),
+                    seed=self._seed_source(),
+                )
             )
-        table_mode = Mode.for_variant(variant, mode)
-        chosen = Options.from_json(options or {})
-        record = await self.store.create_table(
-            NewTable(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                variant=variant.value,
-                mode=table_mode.value,
-                options_json=json.dumps(chosen.changed(), sort_keys=True),
-                seed=self._seed_source(),
+            seats = seating.join(
+                [],
+                host_id,
+                table_mode,
+                team=0 if table_mode is Mode.TWO_V_TWO else None,
+                name=host_name,
             )
-        )
-        seats = seating.join(
-            [],
-            host_id,
-            table_mode,
-            team=0 if table_mode is Mode.TWO_V_TWO else None,
-            name=host_name,
-        )
-        await self.store.set_seats(record.id, seats)
-        return await self.load(record.id)
+            await self.store.set_seats(record.id, seats)
+            return await self.load(record.id)
 
     async def _lobby_change(
         self, table_id: int, change: Callable[[Table], Awaitable[None]]
     ) -> Table:
-        async with self.lock(table_id):
-            table = await self.load(table_id)
+        async with self._changing(table_id) as table:
+            if table.record.status in ("finished", "cancelled"):
+                raise Refusal("table.not_open")
             if not table.is_lobby:
                 raise Refusal("lobby.already_started")
             await change(table)
@@ -229,11 +248,15 @@ class TableService:
 
         return await self._lobby_change(table_id, change)
 
-    async def kick(self, table_id: int, by: int, user_id: int) -> Table:
+    async def kick(self, table_id: int, by: int, user_id: int, *, name: str = "") -> Table:
+        """Remove ``user_id`` from the lobby (host only); ``name`` words the refusal."""
+
         async def change(table: Table) -> None:
             self._require_host(table, by)
             if user_id == by:
                 raise Refusal("lobby.host_cannot_leave")
+            if table.seat_of(user_id) is None:
+                raise Refusal("lobby.kick_not_seated", player=name)
             await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
 
         return await self._lobby_change(table_id, change)
@@ -276,14 +299,13 @@ class TableService:
 
     async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
         """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""
-        async with self.lock(table_id):
-            table = await self.load(table_id)
+        async with self._changing(table_id) as table:
             if by != table.record.host_id and not can_manage_server:
-                raise Refusal("table.host_only")
+                raise Refusal("table.host_or_manager")
             if table.record.status not in ("lobby", "active"):
                 raise Refusal("table.not_open")
-            await self.store.update_table_status(table_id, "cancelled")
-            return await self.load(table_id)
+            record = await self.store.update_table_status(table_id, "cancelled")
+            return replace(table, record=record)
 
     @staticmethod
     def _require_host(table: Table, user_id: int) -> None:
@@ -300,8 +322,7 @@ class TableService:
         ``dealer`` and ``deal`` script the first deal (tests, tournaments); by default both come
         from the table's seed.
         """
-        async with self.lock(table_id):
-            table = await self.load(table_id)
+        async with self._changing(table_id) as table:
             self._require_host(table, by)
             if not table.is_lobby:
                 raise Refusal("lobby.already_started")
@@ -316,16 +337,9 @@ class TableService:
                 Event("game_started", None, {"players": len(seats)}),
                 Event("round_started", None, {"round": game.round_no, "dealer": game.dealer}),
             ]
-            await self.store.commit_move(
-                table_id,
-                table.record.version,
-                by,
-                json.dumps(action),
-                json.dumps([e.to_json() for e in events]),
-                json.dumps(game.to_json()),
-                status="active",
+            after = await self._commit(
+                replace(table, seats=tuple(seats)), game, action, events, by, status="active"
             )
-            after = await self.load(table_id)
             return Played(after, events, None, frozenset(range(len(seats))))
 
     async def act(
@@ -341,21 +355,25 @@ class TableService:
         ``turn`` (from a button) must still be the game's turn, so a click from an old turn is
         refused instead of acting on a newer position.
         """
-        async with self.lock(table_id):
-            table = await self.load(table_id)
-            game = table.require_game()
+        async with self._changing(table_id) as table:
+            game = self._playing(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
             if turn is not None and turn != game.turn:
                 raise Refusal("button.stale")
-            return await self._apply(table, game, build(game, seat), user_id, seat)
+            try:
+                action = build(game, seat)
+                return await self._apply(table, game, action, user_id, seat)
+            except Refusal:
+                raise
+            except RuleViolation as error:
+                raise explain(error, table, seat) from None
 
     async def next_round(self, table_id: int, by: int | None) -> Played:
         """Deal the next round: the host's button, or the automatic timer (``by`` None)."""
-        async with self.lock(table_id):
-            table = await self.load(table_id)
-            game = table.require_game()
+        async with self._changing(table_id) as table:
+            game = self._playing(table)
             if by is not None and by != table.record.host_id:
                 raise Refusal("table.host_only")
             if game.phase is not Phase.ROUND_OVER:
@@ -368,8 +386,7 @@ class TableService:
         Every action is its own committed move (the log stays replayable); the result gathers
         the turn's events so the table is published once.
         """
-        async with self.lock(table_id):
-            table = await self.load(table_id)
+        async with self._changing(table_id) as table:
             game = table.game
             if (
                 game is None
@@ -393,13 +410,19 @@ class TableService:
 
     async def resign(self, table_id: int, user_id: int) -> Played:
         """A seated player leaves a running game: a forfeit for their side."""
-        async with self.lock(table_id):
-            table = await self.load(table_id)
-            game = table.require_game()
+        async with self._changing(table_id) as table:
+            game = self._playing(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("table.not_seated")
             return await self._apply(table, game, Resign(seat), user_id, seat)
+
+    @staticmethod
+    def _playing(table: Table) -> Game:
+        """The game of a table that still accepts moves."""
+        if table.record.status in ("finished", "cancelled"):
+            raise Refusal("table.not_open")
+        return table.require_game()
 
     async def _apply(
         self, table: Table, game: Game, action: Action, user_id: int | None, seat: int | None
@@ -407,19 +430,7 @@ class TableService:
         before = [list(h) for h in game.hands]
         events = game.apply(action)
         status = "finished" if game.phase is Phase.GAME_OVER else None
-        try:
-            await self.store.commit_move(
-                table.id,
-                table.record.version,
-                user_id,
-                json.dumps(action_to_json(action)),
-                json.dumps([e.to_json() for e in events]),
-                json.dumps(game.to_json()),
-                status=status,
-            )
-        except StaleVersion:
-            raise Refusal("table.busy") from None
-        after = await self.load(table.id)
+        after = await self._commit(table, game, action_to_json(action), events, user_id, status)
         changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
         played = Played(after, events, seat, changed)
         if played.game_ended and self._on_game_finished is not None:
@@ -431,12 +442,62 @@ class TableService:
                 log.exception("recording the result of table %s failed", table.id)
         return played
 
+    async def _commit(
+        self,
+        table: Table,
+        game: Game,
+        action: dict[str, Any],
+        events: list[Event],
+        user_id: int | None,
+        status: Any = None,
+    ) -> Table:
+        """One transaction for the move; the table after it, built without reading it back."""
+        snapshot = json.dumps(game.to_json())
+        try:
+            version = await self.store.commit_move(
+                table.id,
+                table.record.version,
+                user_id,
+                json.dumps(action),
+                json.dumps([e.to_json() for e in events]),
+                snapshot,
+                status=status,
+            )
+        except StaleVersion:
+            raise Refusal("table.busy") from None
+        except TableClosed:
+            raise Refusal("table.not_open") from None
+        record = replace(
+            table.record,
+            version=version,
+            snapshot_json=snapshot,
+            status=status or table.record.status,
+            updated_at=utc_now(),
+        )
+        return Table(record, table.seats, game)
+
     async def replay(self, table_id: int) -> Game:
         """Rebuild a game from its move log (audit): must equal the stored snapshot."""
         moves = await self.store.list_moves(table_id)
         genesis = json.loads(moves[0].action_json)["genesis"]
         actions = [json.loads(m.action_json) for m in moves[1:]]
         return Game.replay(genesis, actions)
+
+
+def explain(error: RuleViolation, table: Table, seat: int) -> Refusal:
+    """The engine's refusal with what only the table knows: names instead of seat numbers, and
+    the way back from a discard that cannot be used (RULES.md §2.4)."""
+    game = table.require_game()
+    names = {s.seat: s.name or f"#{s.seat + 1}" for s in table.seats}
+    if error.code == "turn.not_yours":
+        return Refusal.from_violation(error, "turn.not_yours_named", player=names.get(game.current))
+    stuck = game.taken is not None and game.taken in game.hands[seat]
+    if stuck and game.rules.must_use_discard and error.code != "take.must_lay_taken":
+        assert game.taken is not None
+        return Refusal.from_violation(
+            error, then=("take.offer_undo", {"card": game.taken.pretty})
+        )
+    return Refusal.from_violation(error)
 
 
 def _player_count(table: Table) -> int:

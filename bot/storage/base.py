@@ -68,6 +68,18 @@ class TableClosed(StorageError):
         self.status = status
 
 
+class NotADatabase(StorageError):
+    """The configured database path holds something that is not a database; it is left alone."""
+
+    def __init__(self, path: object, why: str) -> None:
+        super().__init__(
+            f"{path} is not a SQLite database ({why}); it was left untouched. Point "
+            "RUMMY_DATABASE at the right file, or move this one away to start a new database"
+        )
+        self.path = path
+        self.why = why
+
+
 class SchemaTooNew(StorageError):
     """The database was written by a newer version of the bot."""
 
@@ -112,6 +124,10 @@ class TableRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    #: Bumped by every change (move, seats, options, status); see :meth:`Store.mark_published`.
+    revision: int = 0
+    #: The revision every message of the table was last brought to.
+    published: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +158,18 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class MessageRef:
-    """A Discord message the bot keeps editing, e.g. the table picture or a turn notice."""
+    """A Discord message the bot owns for a table, and what it shows.
+
+    ``stamp`` identifies the content shown (the reconciler compares it with what the stored
+    table calls for); ``revision`` is the table revision it was built from.
+    """
 
     table_id: int
     kind: str
     channel_id: int
     message_id: int
+    stamp: str = ""
+    revision: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +268,17 @@ class Store(Protocol):
         """Forget a message (it was deleted or is no longer needed)."""
         ...
 
+    async def mark_published(
+        self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
+    ) -> None:
+        """In one transaction: store ``refs`` and record that every message of the table shows
+        ``revision`` (never moving backwards)."""
+        ...
+
+    async def list_unpublished_tables(self) -> list[TableRecord]:
+        """Tables with a change not yet shown on Discord (open or closed): start-up heals them."""
+        ...
+
     # --- settings and preferences ----------------------------------------------
     async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
         """A per-server setting, or ``None`` if unset."""
@@ -257,6 +290,10 @@ class Store(Protocol):
 
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
         """The user's preferences, or the defaults."""
+        ...
+
+    async def get_players_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        """Preferences of several users in one read (defaults for unknown users)."""
         ...
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:

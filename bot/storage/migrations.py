@@ -223,6 +223,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        5,
+        "what Discord shows: table revisions and the revision each message shows",
+        (
+            # Every change to a table (move, seats, options, status) bumps ``revision``; the
+            # reconciler records in ``published`` the revision every message was brought to,
+            # so start-up knows which tables still need publishing.
+            "ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tables ADD COLUMN published INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX tables_unpublished ON tables (id) WHERE published < revision",
+            "ALTER TABLE message_refs ADD COLUMN stamp TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE message_refs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

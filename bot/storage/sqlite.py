@@ -42,6 +42,7 @@ from bot.storage.base import (
     MessageRef,
     MoveRecord,
     NewTable,
+    NotADatabase,
     PlayerPrefs,
     PlayerStats,
     Rater,
@@ -70,8 +71,29 @@ Row = tuple[Any, ...]
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at"
+    "version, created_at, updated_at, finished_at, revision, published"
 )
+
+#: The first bytes of every SQLite 3 database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_database_file(path: Path) -> None:
+    """Refuse an existing file that is not a SQLite database (an empty one included).
+
+    SQLite would silently treat such a file as a new, empty database, and every game and rating
+    the operator expected would be gone without a word. Only a missing file is created.
+    """
+    if not path.exists():
+        return
+    if path.is_dir():
+        raise NotADatabase(path, "it is a folder")
+    with path.open("rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    if not header:
+        raise NotADatabase(path, "the file is empty (0 bytes)")
+    if header != SQLITE_HEADER:
+        raise NotADatabase(path, "the file does not start like a SQLite database")
 
 
 def _to_text(moment: datetime) -> str:
@@ -107,6 +129,8 @@ def _table_from_row(row: Row) -> TableRecord:
         created_at=_from_text(row[11]),
         updated_at=_from_text(row[12]),
         finished_at=None if row[13] is None else _from_text(row[13]),
+        revision=row[14],
+        published=row[15],
     )
 
 
@@ -141,6 +165,7 @@ class SqliteStore:
             # Checked up front: a failed aiosqlite.connect leaves its worker thread racing the
             # event loop's shutdown, which prints a traceback after our friendly message.
             raise StorageError(f"the folder {self.path.parent} does not exist")
+        check_database_file(self.path)
         conn = await aiosqlite.connect(str(self.path), isolation_level=None)
         try:
             await self._configure(conn)
@@ -246,8 +271,9 @@ class SqliteStore:
                 conn,
                 f"""
                 INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode,
-                                    options, seed, snapshot, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?)
+                                    options, seed, snapshot, version, created_at, updated_at,
+                                    revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1)
                 RETURNING {_TABLE_COLUMNS}
                 """,
                 (
@@ -293,7 +319,7 @@ class SqliteStore:
             row = await self._fetchone(
                 conn,
                 f"""
-                UPDATE tables SET status = ?, updated_at = ?,
+                UPDATE tables SET status = ?, updated_at = ?, revision = revision + 1,
                                   finished_at = COALESCE(finished_at, ?)
                 WHERE id = ?
                 RETURNING {_TABLE_COLUMNS}
@@ -310,7 +336,8 @@ class SqliteStore:
             row = await self._fetchone(
                 conn,
                 f"""
-                UPDATE tables SET options = ?, updated_at = ? WHERE id = ?
+                UPDATE tables SET options = ?, updated_at = ?, revision = revision + 1
+                WHERE id = ?
                 RETURNING {_TABLE_COLUMNS}
                 """,
                 (options_json, now, table_id),
@@ -321,7 +348,12 @@ class SqliteStore:
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
         async with self._write() as conn:
-            if await self._fetchone(conn, "SELECT 1 FROM tables WHERE id = ?", (table_id,)) is None:
+            bumped = await self._fetchone(
+                conn,
+                "UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING id",
+                (table_id,),
+            )
+            if bumped is None:
                 raise TableNotFound(table_id)
             await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await conn.executemany(
@@ -403,7 +435,7 @@ class SqliteStore:
             await conn.execute(
                 """
                 UPDATE tables
-                SET snapshot = ?, version = ?, updated_at = ?,
+                SET snapshot = ?, version = ?, updated_at = ?, revision = revision + 1,
                     status = COALESCE(?, status),
                     finished_at = COALESCE(finished_at, ?)
                 WHERE id = ? AND version = ?
@@ -436,27 +468,48 @@ class SqliteStore:
 
     async def set_message_ref(self, ref: MessageRef) -> None:
         async with self._write() as conn:
-            await conn.execute(
-                """
-                INSERT INTO message_refs (table_id, kind, channel_id, message_id)
-                VALUES (?, ?, ?, ?)
-                ON CONFLICT (table_id, kind)
-                DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id
-                """,
-                (ref.table_id, ref.kind, ref.channel_id, ref.message_id),
-            )
+            await self._upsert_refs(conn, [ref])
+
+    @staticmethod
+    async def _upsert_refs(conn: aiosqlite.Connection, refs: Sequence[MessageRef]) -> None:
+        await conn.executemany(
+            """
+            INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp, revision)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (table_id, kind)
+            DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
+                          stamp = excluded.stamp, revision = excluded.revision
+            """,
+            [(r.table_id, r.kind, r.channel_id, r.message_id, r.stamp, r.revision) for r in refs],
+        )
 
     async def get_message_refs(self, table_id: int) -> list[MessageRef]:
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                "SELECT table_id, kind, channel_id, message_id FROM message_refs "
-                "WHERE table_id = ? ORDER BY kind",
+                "SELECT table_id, kind, channel_id, message_id, stamp, revision "
+                "FROM message_refs WHERE table_id = ? ORDER BY kind",
                 (table_id,),
             )
-        return [
-            MessageRef(table_id=r[0], kind=r[1], channel_id=r[2], message_id=r[3]) for r in rows
-        ]
+        return [MessageRef(*r) for r in rows]
+
+    async def mark_published(
+        self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
+    ) -> None:
+        async with self._write() as conn:
+            await self._upsert_refs(conn, refs)
+            await conn.execute(
+                "UPDATE tables SET published = MAX(published, ?) WHERE id = ?",
+                (revision, table_id),
+            )
+
+    async def list_unpublished_tables(self) -> list[TableRecord]:
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE published < revision ORDER BY id",
+            )
+        return [_table_from_row(row) for row in rows]
 
     async def delete_message_ref(self, table_id: int, kind: str) -> None:
         async with self._write() as conn:
@@ -505,6 +558,21 @@ class SqliteStore:
             hand_sort=row[2],
             locale=row[3],
         )
+
+    async def get_players_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        wanted = list(dict.fromkeys(user_ids))
+        marks = ", ".join("?" for _ in wanted)
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT user_id, dm_closed, four_colour, hand_sort, locale FROM player_prefs "
+                f"WHERE user_id IN ({marks})",
+                wanted,
+            )
+        found = {
+            r[0]: PlayerPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4]) for r in rows
+        }
+        return {u: found.get(u, PlayerPrefs(user_id=u)) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
         async with self._write() as conn:

@@ -1,164 +1,61 @@
-"""Tiny translation layer for every sentence a person reads.
+"""Every sentence a person reads goes through :func:`t`: one translation function, one place.
 
-Why a plain dict-of-dicts: it keeps the catalog greppable and lets other parts of
-the project add keys without learning a framework. Each message is a
-``str.format`` template; a missing locale or key falls back to English so that a
-half-translated catalog never crashes the bot.
+Why plain dicts keyed by message id: the catalogue stays greppable and other parts of the
+project add keys without learning a framework. A message with a ``count`` parameter may have
+plural forms, stored under ``key[one]``, ``key[other]`` (CLDR categories); the category comes
+from Babel's plural rules for the language, so no pluralisation is hand-written here. A missing
+locale or key falls back to English, and a missing English key shows the key itself rather than
+crashing in front of a player.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-DEFAULT_LOCALE = "en"
+from babel import Locale
 
+from bot.text.catalog_cli import CLI_EN
+from bot.text.catalog_game import GAME_EN
+from bot.text.catalog_stats import STATS_EN
+from rummy_engine.messages import ENGLISH as ENGINE_EN
+
+DEFAULT_LOCALE = "en"
+SUPPORTED_LOCALES = ("en",)
+
+#: Catalogues by language. The engine writes its refusals once, in English; the bot serves them
+#: through this same function so a translation can cover them like any other sentence.
 MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        # --- configuration -------------------------------------------------
-        "config.invalid_int": "{name} must be a whole number, but it is set to {value!r}.",
-        "config.negative": (
-            "{name} cannot be negative (it is set to {value}); use 0 to turn it off."
-        ),
-        "config.invalid_snowflake": (
-            "{name} must be a Discord server id (a long number such as 123456789012345678), "
-            "but it is set to {value!r}. In Discord, turn on Developer Mode, right-click the "
-            "server icon and choose 'Copy Server ID'."
-        ),
-        "config.invalid_log_level": (
-            "{name} must be one of {choices}, but it is set to {value!r}."
-        ),
-        "config.env_file_missing": "The settings file {path} does not exist.",
-        # --- command line ------------------------------------------------
-        "cli.description": (
-            "Discord rummy bot. Without a sub-command it runs the bot (same as 'run')."
-        ),
-        "cli.help.run": "log in and run the bot (the default)",
-        "cli.help.sync": "push the slash commands to Discord now, then exit",
-        "cli.help.migrate": "create or upgrade the database schema, then exit",
-        "cli.help.doctor": "check the token, the database and write access; print a report",
-        "cli.help.env_file": "settings file to read (default: .env in the current folder)",
-        "cli.no_token": (
-            "rummy-bot: no Discord bot token is configured, so the bot cannot log in.\n"
-            "\n"
-            "To fix this:\n"
-            "  1. Copy the example settings:   cp .env.example .env\n"
-            "  2. Open .env and set DISCORD_TOKEN to your bot's token (Discord Developer\n"
-            "     Portal -> your application -> Bot -> Reset Token).\n"
-            "  3. Run rummy-bot again.\n"
-            "\n"
-            "You can also export DISCORD_TOKEN in the environment instead of using .env.\n"
-            "Step-by-step instructions: README.md, section 'Create the Discord application'.\n"
-            "Check your setup at any time with:   rummy-bot doctor"
-        ),
-        "cli.config_error": (
-            "rummy-bot: the settings are not valid:\n{problems}\n"
-            "Fix them in .env or in the environment (see .env.example), then try again."
-        ),
-        "cli.login_failed": (
-            "rummy-bot: Discord refused the token (it may have been reset or mistyped).\n"
-            "Copy a fresh token from the Developer Portal (Bot -> Reset Token) into "
-            "DISCORD_TOKEN and try again. 'rummy-bot doctor' checks its format."
-        ),
-        "cli.database_error": "rummy-bot: the database {path} cannot be used: {error}",
-        "cli.migrate.done": (
-            "Database {path}: schema version {before} -> {after} (newest is {target})."
-        ),
-        "cli.migrate.up_to_date": (
-            "Database {path} is already at the newest schema version {target}."
-        ),
-        "cli.sync.done": "Slash commands pushed to Discord ({scope}).",
-        "cli.sync.scope_global": "globally; they can take up to an hour to appear",
-        "cli.sync.scope_guild": "to the dev server {guild_id}; they appear at once",
-        # --- doctor --------------------------------------------------------
-        "doctor.title": "rummy-bot doctor",
-        "doctor.ok": "ok",
-        "doctor.problem": "PROBLEM",
-        "doctor.note": "note",
-        "doctor.settings_file": "Settings file: {path} ({state})",
-        "doctor.settings_file.found": "found",
-        "doctor.settings_file.absent": "not found; using the environment only",
-        "doctor.token.missing": (
-            "DISCORD_TOKEN is not set. Copy .env.example to .env and fill it in."
-        ),
-        "doctor.token.bad_format": (
-            "DISCORD_TOKEN ({masked}) does not look like a bot token: a token is three parts "
-            "separated by dots, made of letters, digits, '-' and '_'. Did you paste the "
-            "client secret or the public key instead?"
-        ),
-        "doctor.token.ok": "DISCORD_TOKEN is well formed ({masked}).",
-        "doctor.token.app_id": "Application id read from the token: {app_id}",
-        "doctor.invite": "Invite link: {url}",
-        "doctor.db.path": "Database file: {path}",
-        "doctor.db.dir_missing": (
-            "The folder {path} does not exist; create it or change RUMMY_DATABASE."
-        ),
-        "doctor.db.not_writable": (
-            "Cannot write in {path}; the bot needs to create and update files there."
-        ),
-        "doctor.db.writable": "The bot can write in {path}.",
-        "doctor.db.absent": (
-            "The database does not exist yet; it is created on first start "
-            "('rummy-bot migrate' creates it now)."
-        ),
-        "doctor.db.unreadable": "The database cannot be opened: {error}",
-        "doctor.db.integrity": "Integrity check failed: {result}",
-        "doctor.db.integrity_ok": "Integrity check passed.",
-        "doctor.db.version_current": "Schema version {current} (newest: {target}); up to date.",
-        "doctor.db.version_behind": (
-            "Schema version {current} (newest: {target}); it is upgraded on the next start "
-            "or with 'rummy-bot migrate'."
-        ),
-        "doctor.db.version_ahead": (
-            "Schema version {current} is newer than this program knows ({target}); "
-            "upgrade rummy-bot before using this database."
-        ),
-        "doctor.db.journal": "Journal mode: {mode}.",
-        "doctor.db.tables": "Tables in progress: {active}; games recorded: {total}.",
-        "doctor.settings.guild": "Dev server for instant command updates: {guild}",
-        "doctor.settings.guild_none": "none (commands are pushed globally)",
-        "doctor.settings.log_level": "Log level: {level}",
-        "doctor.settings.next_round": "Delay before the next round: {value} s",
-        "doctor.summary.ok": "Everything looks fine.",
-        "doctor.summary.problems": "{count} problem(s) found; see the lines marked PROBLEM.",
-        # --- bot -----------------------------------------------------------
-        "bot.shutting_down": "The bot is restarting; please try again in a moment.",
-    },
+    DEFAULT_LOCALE: {**ENGINE_EN, **GAME_EN, **STATS_EN, **CLI_EN},
 }
 
 
-def _catalogues() -> None:
-    """Add the engine's refusals and the game's sentences to the English catalogue.
-
-    The engine writes its refusals once, in English (``rummy_engine.messages``); the bot serves
-    them through this same function so French can translate them like any other sentence.
-    """
-    from bot.catalog_game import GAME_EN
-    from bot.catalog_stats import STATS_EN
-    from rummy_engine.messages import ENGLISH as ENGINE_EN
-
-    english = MESSAGES[DEFAULT_LOCALE]
-    for catalogue in (ENGINE_EN, GAME_EN, STATS_EN):
-        for key, template in catalogue.items():
-            english.setdefault(key, template)
+def plural_category(locale: str, count: int) -> str:
+    """The CLDR plural category (``one``, ``other``…) of ``count`` in ``locale``."""
+    try:
+        return str(Locale.parse(locale).plural_form(abs(count)))
+    except (ValueError, TypeError):
+        return "one" if count == 1 else "other"
 
 
-_catalogues()
+def _template(key: str, locale: str) -> str | None:
+    catalog: Mapping[str, str] = MESSAGES.get(locale, {})
+    return catalog.get(key) or MESSAGES[DEFAULT_LOCALE].get(key)
 
 
 def t(key: str, locale: str = DEFAULT_LOCALE, **params: object) -> str:
-    """Return the message *key* in *locale*, formatted with *params*.
+    """The message ``key`` in ``locale``, formatted with ``params``.
 
-    Falls back to English when the locale or the key is missing, and to the key
-    itself when even English lacks it, so a typo shows up as visible text rather
-    than as a crash in front of a player.
+    With an integer ``count`` parameter, the plural form for that number is used when the
+    catalogue has one. A ``variant`` parameter holding a variant id is shown by its name.
     """
-    catalog: Mapping[str, str] = MESSAGES.get(locale, {})
-    template = catalog.get(key)
-    if template is None:
-        template = MESSAGES[DEFAULT_LOCALE].get(key, key)
+    count = params.get("count")
+    template = None
+    if isinstance(count, int):
+        template = _template(f"{key}[{plural_category(locale, count)}]", locale)
+    template = template or _template(key, locale) or _template(f"{key}[other]", locale) or key
     if not params:
         return template
     variant = params.get("variant")
-    if isinstance(variant, str) and f"variant.{variant}" in MESSAGES[DEFAULT_LOCALE]:
+    if isinstance(variant, str) and _template(f"variant.{variant}", locale):
         params = {**params, "variant": t(f"variant.{variant}", locale)}
     return template.format(**params)

@@ -1,7 +1,7 @@
 """English sentences of the game surfaces (lobby, table, hands, rounds, refusals).
 
-Kept apart from the command-line and setup sentences of :mod:`bot.i18n` only to keep each file
-readable; :func:`bot.i18n.t` serves them all, together with the engine's refusal sentences.
+Kept apart from the command-line and setup sentences of :mod:`bot.text.catalog_cli` only to keep each file
+readable; :func:`bot.text.t` serves them all, together with the engine's refusal sentences.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ GAME_EN: dict[str, str] = {
     "button.add_computer": "Add computer",
     "button.remove_computer": "Remove computer",
     "lobby.joined": "You are seated.",
+    "lobby.opened": "Your table is open in this channel; friends join with its buttons or /rummy join.",
     "lobby.left": "You left the table.",
     "lobby.kicked": "{player} was removed from the table.",
     "lobby.option_set": "{option} is now {value}.",
@@ -67,6 +68,7 @@ GAME_EN: dict[str, str] = {
     "lobby.team_full": "Team {team} is full; join the other team.",
     "lobby.no_teams": "This table has no teams: just join.",
     "lobby.not_seated": "You are not seated at this table.",
+    "lobby.kick_not_seated": "{player} is not seated at this table, so there is nobody to remove.",
     "lobby.not_enough_players": "The game needs {needed} players; {seated} are seated.",
     "lobby.exists_here": "This channel already has a table (#{table}, https://discord.com/channels/{guild}/{channel}/{message}): join it with /rummy join, or open a new table in another channel or a thread.",
     "lobby.already_started": "The game has already started.",
@@ -76,7 +78,8 @@ GAME_EN: dict[str, str] = {
     "table.none_here": "There is no open table in this channel. Start one with /rummy new.",
     "table.not_started": "The game has not started yet.",
     "table.not_seated": "You are not seated at this table.",
-    "table.host_only": "Only the host can do that (or a member with Manage Server, for cancelling).",
+    "table.host_only": "Only the host can do that.",
+    "table.host_or_manager": "Only the host or a member with Manage Server can cancel this table.",
     "table.not_open": "This table is already closed.",
     "table.busy": "The table changed while you were acting; try again.",
     "table.header": "{title} · round {round}",
@@ -84,20 +87,26 @@ GAME_EN: dict[str, str] = {
     "table.score_limit": "{side}: {score}/{limit}",
     "table.score": "{side}: {score}",
     "table.opened": "opened",
-    "table.cards": "{n} cards",
+    "table.cards[one]": "{count} card",
+    "table.cards[other]": "{count} cards",
     "table.discard_empty": "empty",
-    "table.piles": "Stock: {stock} · discard: {top} ({discard} cards)",
+    "table.piles[one]": "Stock: {stock} · discard: {top} ({count} card)",
+    "table.piles[other]": "Stock: {stock} · discard: {top} ({count} cards)",
     "table.bar": "+1 bar: {side} must open with at least {bar} points.",
     "table.turn": "{player} to play: {step}.",
     "table.step_draw": "draw a card",
     "table.step_play": "lay down or discard",
-    "table.round_over": "Round over: the next round starts soon (the host can start it now).",
+    "table.round_over": "Round over: the next round starts {when} (the host can start it now).",
+    "table.soon": "in a moment",
+    "table.cancelled": "This table was cancelled; the game ended without a result.",
+    "table.finished": "This game is over; start a new one with /rummy new.",
     "table.game_over": "Game over. Winner: {winners}.",
     "table.reposted": "The table is below.",
     "turn.notice": "🔔 {player}, your turn (round {round}).",
     "turn.not_yours_named": "It is {player}'s turn.",
     "button.stale": "That button is from an earlier turn; use the buttons on the current table message.",
     "button.not_for_you": "This panel belongs to another player.",
+    "button.unknown": "That button no longer does anything; use the buttons on the current table message.",
     "round.not_over": "The round is still being played.",
     # buttons
     "button.join": "Join",
@@ -128,8 +137,10 @@ GAME_EN: dict[str, str] = {
     "prefs.sort.melds": "by the melds they hold",
     "take.offer_undo": "If you cannot use {card}, put it back with /rummy undo (or the button under your hand) and draw from the stock instead.",
     # hands
-    "hand.title": "**Your hand** — {title} in {channel} · {n} cards",
-    "hand.image_title": "Table #{table} · {n} cards",
+    "hand.title[one]": "**Your hand** — {title} in {channel} · {count} card",
+    "hand.title[other]": "**Your hand** — {title} in {channel} · {count} cards",
+    "hand.image_title[one]": "Table #{table} · {count} card",
+    "hand.image_title[other]": "Table #{table} · {count} cards",
     "hand.jokers": "Jokers",
     "hand.empty": "No cards.",
     "hand.drawn": "Just drawn: {card}",
@@ -207,5 +218,10 @@ GAME_EN: dict[str, str] = {
         "• After the agreed rounds (3), the highest total wins."
     ),
     # errors
-    "error.unexpected": "Something went wrong on our side; nothing was changed. Please try again.",
+    "error.unexpected": "Something went wrong on our side; nothing was changed. Please try again. (Reference: {ref})",
+    "error.member_not_found": "I cannot find the member {value} in this server; choose someone from the list Discord offers.",
+    "error.bad_option": "The value {value} does not fit the option {option}; choose one of the values Discord offers.",
+    "error.no_permission": "I am missing a permission in this channel ({permissions}); ask a server admin to allow it.",
+    "error.cooldown": "Slow down a little: try again in {seconds} s.",
+    "error.dm_only": "This command works in a server's text channel, not in direct messages.",
 }

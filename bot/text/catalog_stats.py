@@ -1,7 +1,7 @@
 """English sentences of /rummy leaderboard and /rummy stats.
 
-Kept in their own module (like :mod:`bot.catalog_game`) so the statistics feature can be
-reviewed and translated on its own; :func:`bot.i18n.t` serves them once merged into the
+Kept in their own module (like :mod:`bot.text.catalog_game`) so the statistics feature can be
+reviewed and translated on its own; :func:`bot.text.t` serves them once merged into the
 catalogue. Keys start with ``leaderboard.`` or ``stats.`` so they cannot collide.
 """
 

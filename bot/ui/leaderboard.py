@@ -1,24 +1,19 @@
-"""Discord side of /rummy leaderboard and /rummy stats: handlers, embeds and page buttons.
+"""Discord side of /rummy leaderboard and /rummy stats: embeds, page buttons, the answers.
 
-Not a cog: the ``/rummy`` GroupCog owns the commands and calls :func:`leaderboard_command` and
-:func:`stats_command` from two thin methods (the ``*_CHOICES`` lists are ready for their
-``app_commands.choices``). The page buttons are a :class:`discord.ui.DynamicItem` whose
-custom id carries the whole page request, so a button posted before a restart still works:
-register them with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
-
-**The bot must expose its :class:`~bot.services.stats.StatsService` as ``bot.stats``**: a
-button callback has no cog to ask, only ``interaction.client``.
+The page buttons are a :class:`discord.ui.DynamicItem` whose custom id carries the whole page
+request, so a button posted before a restart still works; the cog registers the class
+:func:`bound_page_button` makes, which knows the statistics service.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.services.refusal import Refusal
 from bot.services.stats import (
     ALL_VARIANTS,
     GLOBAL_SCOPE,
@@ -31,7 +26,8 @@ from bot.services.stats import (
     check_sort,
 )
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
-from bot.views import component_view
+from bot.text import t
+from bot.ui.widgets import component_view
 from rummy_engine import Variant
 
 #: Values accepted for ``variant`` besides the engine's own (``r51``…), as players type them.
@@ -53,16 +49,6 @@ SORT_CHOICES: list[app_commands.Choice[str]] = [
 ]
 
 
-def stats_service_of(client: discord.Client) -> StatsService:
-    """The bot's statistics service (the documented ``bot.stats`` attribute)."""
-    service = getattr(client, "stats", None)
-    if not isinstance(service, StatsService):
-        raise RuntimeError(
-            "the bot must expose its StatsService as `bot.stats` for the leaderboard buttons"
-        )
-    return service
-
-
 # -- option parsing ---------------------------------------------------------------------------
 
 
@@ -74,12 +60,10 @@ def parse_family(variant: str | None) -> str:
     value = VARIANT_ALIASES.get(value, value)
     if value == ALL_VARIANTS or value in {v.value for v in Variant}:
         return value
-    raise ValueError(
-        t(
-            "leaderboard.bad_variant",
-            value=variant,
-            choices=", ".join([v.value for v in Variant] + [ALL_VARIANTS]),
-        )
+    raise Refusal(
+        "leaderboard.bad_variant",
+        value=variant,
+        choices=", ".join([v.value for v in Variant] + [ALL_VARIANTS]),
     )
 
 
@@ -88,8 +72,8 @@ def parse_sort(sort: str) -> LeaderboardSort:
     try:
         return check_sort(SORT_ALIASES.get(value, value))
     except ValueError:
-        raise ValueError(
-            t("leaderboard.bad_sort", value=sort, choices=", ".join(LEADERBOARD_SORTS))
+        raise Refusal(
+            "leaderboard.bad_sort", value=sort, choices=", ".join(LEADERBOARD_SORTS)
         ) from None
 
 
@@ -97,7 +81,7 @@ def resolve_scope(scope: str, guild_id: int | None) -> int:
     """``server`` → the guild id (global in DMs, which have no server); ``global`` → 0."""
     value = scope.strip().lower()
     if value not in SCOPES:
-        raise ValueError(t("leaderboard.bad_scope", value=scope))
+        raise Refusal("leaderboard.bad_scope", value=scope)
     return guild_id if value == "server" and guild_id else GLOBAL_SCOPE
 
 
@@ -190,6 +174,8 @@ class LeaderboardPageButton(
     the player who asked.
     """
 
+    service: ClassVar[StatsService | None] = None
+
     def __init__(
         self,
         scope: int,
@@ -230,8 +216,8 @@ class LeaderboardPageButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = stats_service_of(interaction.client)
-        page = await service.leaderboard(
+        assert self.service is not None, "registered through bound_page_button()"
+        page = await self.service.leaderboard(
             scope=self.scope,
             family=self.family,
             sort=self.sort,
@@ -265,7 +251,14 @@ def leaderboard_view(page: LeaderboardPage, caller_id: int | None) -> discord.ui
     )
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LeaderboardPageButton,)
+def bound_page_button(service: StatsService) -> type[LeaderboardPageButton]:
+    """The page-button class to register for one bot, reading that bot's statistics."""
+
+    class BoundPageButton(LeaderboardPageButton, template=_PAGE_TEMPLATE):
+        pass
+
+    BoundPageButton.service = service
+    return BoundPageButton
 
 
 # -- /rummy stats -----------------------------------------------------------------------------------
@@ -337,16 +330,12 @@ async def leaderboard_command(
 ) -> None:
     """The whole /rummy leaderboard answer: a public embed with page buttons.
 
-    Bad option values are refused privately *before* deferring (a deferred public reply
-    cannot become ephemeral).
+    Bad option values are refused (privately, by the error path) *before* deferring: a
+    deferred public reply cannot become ephemeral.
     """
-    try:
-        family = parse_family(variant)
-        sort_key = parse_sort(sort)
-        scope_id = resolve_scope(scope, interaction.guild_id)
-    except ValueError as exc:
-        await interaction.response.send_message(str(exc), ephemeral=True)
-        return
+    family = parse_family(variant)
+    sort_key = parse_sort(sort)
+    scope_id = resolve_scope(scope, interaction.guild_id)
     await interaction.response.defer()
     caller_id = interaction.user.id
     page = await service.leaderboard(
@@ -365,30 +354,8 @@ async def stats_command(
     scope: str = "server",
 ) -> None:
     """The whole /rummy stats answer: per variant numbers of *player* (default: the caller)."""
-    try:
-        scope_id = resolve_scope(scope, interaction.guild_id)
-    except ValueError as exc:
-        await interaction.response.send_message(str(exc), ephemeral=True)
-        return
+    scope_id = resolve_scope(scope, interaction.guild_id)
     await interaction.response.defer()
     target = player or interaction.user
     rows = await service.player_stats(scope=scope_id, user_id=target.id)
     await interaction.followup.send(embed=stats_embed(target.display_name, scope_id, rows))
-
-
-__all__ = [
-    "DYNAMIC_ITEMS",
-    "SCOPE_CHOICES",
-    "SORT_CHOICES",
-    "VARIANT_CHOICES",
-    "LeaderboardPageButton",
-    "leaderboard_command",
-    "leaderboard_embed",
-    "leaderboard_view",
-    "parse_family",
-    "parse_sort",
-    "resolve_scope",
-    "stats_command",
-    "stats_embed",
-    "stats_service_of",
-]

@@ -1,237 +1,356 @@
-"""Turning accepted moves into Discord messages: the table message, turn notices, private hands.
+"""The reconciler: every message the bot owns for a table is a projection of the stored table.
 
-Why a class of its own: after a move is committed, several messages change (the public table,
-the turn notice, one or more private hands, sometimes a round summary), and all of that must
-follow the same privacy rules whichever command or button caused the move. Public messages are
-built only from the spectator's view; hands go only to their owner (DM, or an ephemeral reply
-when DMs are closed). Messages are edited with the bot token, never an interaction token, so
-they keep working after the 15 minutes an interaction lives.
+Why: a move is committed before anything is sent, and anything can happen between that commit
+and the last Discord call (a crash, a 404, a 5xx, a rate limit). So nothing here is pushed "for
+a move": after every commit, and for every table not yet published at start-up, one pass
+compares what each message shows (its stored stamp) with what the stored table calls for, and
+catches up. Passes are idempotent and coalesce: requests that arrive while a pass runs are served
+by one more pass on the newest state. New messages carry a nonce Discord de-duplicates, and are
+recorded as soon as they exist, so a crash between the two does not post them twice.
+
+Messages of a table: ``table`` (lobby, then the game), ``turn`` (the notice that pings the
+player to act, once per turn), ``hand:<seat>`` (each player's DM), ``round:<n>`` (each round's
+summary, posted once). A closed table shows its final state, without live buttons.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
+import contextlib
+import hashlib
+import json
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 import discord
 
-from bot import render
-from bot.i18n import t
-from bot.services import presenter
-from bot.services.presenter import Names
-from bot.services.tables import Played, Table
-from bot.storage import MessageRef, PlayerPrefs
-from bot.views import lobby_view, table_view
-from rummy_engine import Phase
-
-if TYPE_CHECKING:
-    from bot.client import RummyBot
+from bot.services.inflight import InFlight, ShuttingDown
+from bot.services.presenter import names_for
+from bot.services.tables import Table, TableService
+from bot.storage import MessageRef, PlayerPrefs, Store
+from bot.text import t
+from bot.ui.messages import Draft, hand_draft, hand_round, round_draft, table_draft, turn_key
+from bot.ui.messages import turn_text as turn_notice_text
+from rummy_engine import Event, Phase
 
 log = logging.getLogger(__name__)
 
-TABLE_MESSAGE = "table"
-TURN_NOTICE = "turn_notice"
+TABLE, TURN = "table", "turn"
 DM_CLOSED = 50007
+NO_PINGS = discord.AllowedMentions.none()
+#: Waits before a pass that failed (Discord down, missing permission) is tried again.
+RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
 
 
-def png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def hand_kind(seat: int) -> str:
+    return f"hand:{seat}"
 
 
-class Delivery:
-    """Sends and edits the messages of every table, for one bot."""
+def round_kind(round_no: int) -> str:
+    return f"round:{round_no}"
 
-    def __init__(self, bot: RummyBot, locale: str = "en") -> None:
-        self.bot = bot
-        self.store = bot.store
-        self.locale = locale
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._published: dict[int, int] = {}
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+def nonce_for(table_id: int, kind: str, stamp: str) -> str:
+    """The same new message always gets the same nonce (Discord keeps at most 25 characters)."""
+    return hashlib.sha256(f"{table_id}:{kind}:{stamp}".encode()).hexdigest()[:25]
 
-    def channel(self, channel_id: int) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(channel_id)
 
-    async def _ref(self, table_id: int, kind: str) -> MessageRef | None:
-        return next(
-            (r for r in await self.store.get_message_refs(table_id) if r.kind == kind), None
-        )
+@dataclass
+class _Pending:
+    """One table's coalescing state: requests are numbered; a pass serves all before it."""
 
-    # -- lobby ----------------------------------------------------------------------------------
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    requested: int = 0
+    served: int = 0
+    newest: Table | None = None
+    events: tuple[Event, ...] = ()
+    actor_id: int | None = None
+    failures: int = 0
+    retry: asyncio.Task[None] | None = None
 
-    async def post_lobby(self, table: Table) -> discord.Message:
-        message = await self.channel(table.record.channel_id).send(
-            presenter.lobby_text(table, self.locale), view=lobby_view(table, self.locale)
-        )
-        await self.store.set_message_ref(
-            MessageRef(table.id, TABLE_MESSAGE, message.channel.id, message.id)
-        )
-        return message
+    seen: tuple[int, int] = (-1, -1)
 
-    async def refresh_lobby(self, table: Table) -> None:
-        ref = await self._ref(table.id, TABLE_MESSAGE)
-        if ref is None:
-            await self.post_lobby(table)
-            return
-        view = lobby_view(table, self.locale) if table.is_lobby else None
-        text = presenter.lobby_text(table, self.locale)
-        if table.record.status == "cancelled":
-            text += "\n" + t("lobby.cancelled", self.locale)
-        await self._edit(ref, content=text, view=view)
+    def offer(self, table: Table, events: Sequence[Event], actor_id: int | None) -> None:
+        """Keep the newest table handed over; a late, older one never wins, even after the
+        newer one was published."""
+        key = (table.record.version, table.record.revision)
+        if key >= self.seen:
+            self.seen = key
+            self.newest, self.events, self.actor_id = table, tuple(events), actor_id
 
-    async def _edit(self, ref: MessageRef, **fields: object) -> bool:
-        try:
-            await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(**fields)  # type: ignore[arg-type]
-        except discord.NotFound:
-            await self.store.delete_message_ref(ref.table_id, ref.kind)
-            return False
-        return True
 
-    # -- after a move ---------------------------------------------------------------------------
+class Reconciler:
+    """Brings the Discord messages of tables to their stored state."""
 
-    async def publish(self, played: Played, *, last_move: str = "") -> None:
-        """Bring every message of the table up to date with an accepted move.
-
-        Publications can arrive out of order (each click is its own task): the table and the
-        turn notice only ever move forward, while a round summary and the hands a move changed
-        are always delivered (hands as they are now, so a late delivery is not out of date).
-        """
-        table = played.table
-        async with self._lock(table.id):
-            names = presenter.names_for(table)
-            latest = self._published.get(table.id, -1) < table.record.version
-            if latest:
-                self._published[table.id] = table.record.version
-                await self.show_table(table, names, last_move=last_move)
-            if played.round_ended or played.game_ended:
-                await self._post_round_end(table, names)
-            current = played if latest else replace(played, table=await self.bot.tables.load(table.id))
-            await self._deliver_hands(current, names)
-            if latest:
-                await self._turn_notice(table, names)
-
-    async def show_table(
-        self, table: Table, names: Names, *, last_move: str = "", repost: bool = False
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        tables: TableService,
+        *,
+        gate: InFlight,
+        next_round_at: Callable[[Table], datetime | None] = lambda table: None,
+        locale: str = "en",
     ) -> None:
-        """Edit the table message in place (or post it anew when asked or when it is gone)."""
-        text = presenter.table_text(table, names, self.locale)
-        if last_move:
-            text = f"{text}\n_{last_move}_"
-        image = await render.render_table_async(presenter.table_scene(table, names, self.locale))
-        fields = {
-            "content": text,
-            "attachments": [png(image, f"table-{table.id}.png")],
-            "view": table_view(table, self.locale),
-        }
-        ref = await self._ref(table.id, TABLE_MESSAGE)
-        if ref is not None and repost:
-            await self._edit(ref, view=None)
-        if ref is None or repost or not await self._edit(ref, **fields):
-            message = await self.channel(table.record.channel_id).send(
-                content=text,
-                file=png(image, f"table-{table.id}.png"),
-                view=table_view(table, self.locale),
-            )
-            await self.store.set_message_ref(
-                MessageRef(table.id, TABLE_MESSAGE, message.channel.id, message.id)
-            )
+        self.client = client
+        self.store = store
+        self.tables = tables
+        self.gate = gate
+        self.next_round_at = next_round_at
+        self.locale = locale
+        self._pending: dict[int, _Pending] = {}
 
-    async def _turn_notice(self, table: Table, names: Names) -> None:
-        """One short notice mentioning the player to act, replacing the previous one."""
-        game = table.require_game()
-        old = await self._ref(table.id, TURN_NOTICE)
+    # -- entry points ---------------------------------------------------------------------------
+
+    async def publish(
+        self, table: Table | int, *, events: Sequence[Event] = (), actor_id: int | None = None
+    ) -> None:
+        """Bring every message of ``table`` to the stored state (a Table just committed, or an
+        id to load). ``events`` word the last move; ``actor_id`` is not pinged for it."""
+        tid = table if isinstance(table, int) else table.id
+        pending = self._pending.setdefault(tid, _Pending())
+        if isinstance(table, Table):
+            pending.offer(table, events, actor_id)
+        pending.requested += 1
+        ticket = pending.requested
+        async with pending.lock:
+            if pending.served >= ticket:
+                return
+            pending.served = pending.requested
+            await self._pass(tid, pending)
+
+    async def heal(self) -> int:
+        """Publish every table with a change not yet shown (start-up); returns how many."""
+        records = await self.store.list_unpublished_tables()
+        for record in records:
+            await self.publish(record.id)
+        return len(records)
+
+    async def repost(self, table: Table) -> None:
+        """Post the table message again at the bottom of the channel (the old one loses its
+        buttons), for a table scrolled out of sight."""
+        refs = {r.kind: r for r in await self.store.get_message_refs(table.id)}
+        old = refs.get(TABLE)
         if old is not None:
-            try:
-                await self.channel(old.channel_id).get_partial_message(old.message_id).delete()
-            except discord.HTTPException:
-                log.debug("turn notice %s already gone", old.message_id)
-            await self.store.delete_message_ref(table.id, TURN_NOTICE)
-        if game.phase not in (Phase.DRAW, Phase.PLAY) or table.is_computer(game.current):
-            return
-        message = await self.channel(table.record.channel_id).send(
-            presenter.turn_notice(table, names, self.locale),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        await self.store.set_message_ref(
-            MessageRef(table.id, TURN_NOTICE, message.channel.id, message.id)
-        )
+            with contextlib.suppress(discord.HTTPException):
+                await self._message(old).edit(view=None)
+            await self.store.delete_message_ref(table.id, TABLE)
+        self._pending.setdefault(table.id, _Pending()).offer(table, (), None)
+        await self.publish(table.id)
 
-    async def _post_round_end(self, table: Table, names: Names) -> None:
-        result = table.require_game().results[-1]
-        image = await render.render_round_end_async(
-            presenter.round_end_scene(table, result, names, self.locale)
-        )
-        await self.channel(table.record.channel_id).send(
-            presenter.round_end_text(table, result, names, self.locale),
-            file=png(image, f"round-{table.id}-{result.round_no}.png"),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+    async def close(self) -> None:
+        for pending in self._pending.values():
+            if pending.retry is not None:
+                pending.retry.cancel()
 
-    # -- private hands --------------------------------------------------------------------------
+    # -- one pass -------------------------------------------------------------------------------
 
-    async def _deliver_hands(self, played: Played, names: Names) -> None:
-        game = played.table.require_game()
-        if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-            return
-        for seat in sorted(played.changed_hands):
-            await self.send_hand(played.table, seat, names, new_message=played.round_started)
-
-    async def send_hand(self, table: Table, seat: int, names: Names, *, new_message: bool) -> bool:
-        """DM a player's hand (a new DM on a deal, an edit of that DM afterwards).
-
-        Closed DMs are remembered and announced once in the channel, without any card.
-        """
-        user_id = table.user_at(seat)
-        if user_id is None:
-            return False
-        prefs = await self.store.get_player_prefs(user_id)
-        if prefs.dm_closed and not new_message:
-            return False
-        kind = f"hand:{seat}"
-        content, file = await self.hand_message(table, seat, prefs)
-        ref = await self._ref(table.id, kind)
+    async def _pass(self, tid: int, pending: _Pending) -> None:
         try:
-            if (
-                ref is not None
-                and not new_message
-                and await self._edit(ref, content=content, attachments=[file])
-            ):
-                return True
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            message = await user.send(content, file=file)
+            async with self.gate:
+                table, events, actor_id = pending.newest, pending.events, pending.actor_id
+                pending.newest, pending.events, pending.actor_id = None, (), None
+                if table is None:
+                    table = await self.tables.load(tid)
+                await self._bring(table, events, actor_id)
+        except ShuttingDown:
+            return
+        except (discord.HTTPException, OSError) as error:
+            self._retry_later(tid, pending, error)
+            return
+        except Exception as error:
+            log.exception("table %s: publishing failed unexpectedly", tid)
+            self._retry_later(tid, pending, error)
+            return
+        pending.failures = 0
+
+    def _retry_later(self, tid: int, pending: _Pending, error: Exception) -> None:
+        delay = RETRY_DELAYS[min(pending.failures, len(RETRY_DELAYS) - 1)]
+        pending.failures += 1
+        log.warning("table %s: publishing failed (%s); retrying in %.0f s", tid, error, delay)
+        if pending.retry is not None and not pending.retry.done():
+            return
+        pending.retry = asyncio.create_task(self._later(tid, delay), name=f"republish-{tid}")
+
+    async def _later(self, tid: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.publish(tid)
+
+    async def _bring(self, table: Table, events: Sequence[Event], actor_id: int | None) -> None:
+        refs = {r.kind: r for r in await self.store.get_message_refs(table.id)}
+        if not events and table.game is not None and table.record.version:
+            events = await self._last_events(table)
+        edited: list[MessageRef] = []
+        await self._table_message(table, refs, edited, events)
+        await self._round_summaries(table, refs)
+        await self._turn_notice(table, refs, actor_id)
+        await self._hands(table, refs, edited)
+        await self.store.mark_published(table.id, table.record.revision, edited)
+
+    async def _last_events(self, table: Table) -> tuple[Event, ...]:
+        moves = await self.store.list_moves(table.id, after_seq=table.record.version - 1)
+        return tuple(Event(**e) for m in moves for e in json.loads(m.events_json))
+
+    # -- the messages ---------------------------------------------------------------------------
+
+    async def _table_message(
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        edited: list[MessageRef],
+        events: Sequence[Event],
+    ) -> None:
+        draft = table_draft(
+            table, self.locale, last_events=events, next_round_at=self.next_round_at(table)
+        )
+        ref = refs.get(TABLE)
+        if ref is not None and ref.stamp == draft.stamp:
+            return
+        if ref is not None and await self._edit(ref, draft):
+            edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
+            return
+        await self._post(table, TABLE, draft, self._channel(table))
+
+    async def _round_summaries(self, table: Table, refs: dict[str, MessageRef]) -> None:
+        if table.game is None:
+            return
+        for result in table.game.results:
+            kind = round_kind(result.round_no)
+            if kind not in refs:
+                draft = round_draft(table, result, self.locale)
+                await self._post(table, kind, draft, self._channel(table))
+
+    async def _turn_notice(
+        self, table: Table, refs: dict[str, MessageRef], actor_id: int | None
+    ) -> None:
+        """One notice per turn, pinging the player to act; gone once the turn is over."""
+        wanted, ref = turn_key(table), refs.get(TURN)
+        if ref is not None and ref.stamp == wanted:
+            return
+        if ref is not None:
+            with contextlib.suppress(discord.NotFound):
+                await self._message(ref).delete()
+            await self.store.delete_message_ref(table.id, TURN)
+        if wanted is None:
+            return
+        user = table.user_at(table.require_game().current)
+        pings = (
+            discord.AllowedMentions(users=[discord.Object(user)])
+            if user is not None and user != actor_id
+            else NO_PINGS
+        )
+        draft = Draft(turn_notice_text(table, self.locale), None, None, "", wanted)
+        await self._post(table, TURN, draft, self._channel(table), mentions=pings)
+
+    async def _hands(
+        self, table: Table, refs: dict[str, MessageRef], edited: list[MessageRef]
+    ) -> None:
+        game = table.game
+        if game is None or table.record.status != "active":
+            return
+        if game.phase not in (Phase.DRAW, Phase.PLAY):
+            return
+        people = {s.seat: s.user_id for s in table.seats if s.user_id is not None}
+        prefs = await self.store.get_players_prefs(list(people.values()))
+        for seat, user_id in sorted(people.items()):
+            await self._hand(table, seat, prefs[user_id], refs.get(hand_kind(seat)), edited)
+
+    async def _hand(
+        self,
+        table: Table,
+        seat: int,
+        prefs: PlayerPrefs,
+        ref: MessageRef | None,
+        edited: list[MessageRef],
+    ) -> None:
+        """A new DM on a deal, an edit of it afterwards; closed DMs are tried once a round."""
+        draft = hand_draft(table, seat, prefs, self.locale)
+        if ref is not None and ref.stamp == draft.stamp:
+            return
+        new_round = ref is None or not ref.stamp.startswith(hand_round(table))
+        if not new_round and (prefs.dm_closed or ref is None or not ref.message_id):
+            return
+        if not new_round and ref is not None and await self._edit(ref, draft):
+            edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
+            return
+        try:
+            channel = await self._dm_channel(prefs.user_id)
+            await self._post(table, hand_kind(seat), draft, channel)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            await self._dms_closed(table, prefs, names, seat)
-            return False
-        await self.store.set_message_ref(MessageRef(table.id, kind, message.channel.id, message.id))
+            await self._dms_closed(table, seat, prefs, draft.stamp)
+            return
         if prefs.dm_closed:
             await self.store.set_player_prefs(replace(prefs, dm_closed=False))
-        return True
 
-    async def _dms_closed(self, table: Table, prefs: PlayerPrefs, names: Names, seat: int) -> None:
+    async def _dms_closed(self, table: Table, seat: int, prefs: PlayerPrefs, stamp: str) -> None:
+        """Remember closed DMs (not retried before the next deal) and say so once, publicly,
+        without a card."""
+        await self.store.set_message_ref(
+            MessageRef(table.id, hand_kind(seat), 0, 0, stamp, table.record.revision)
+        )
         if prefs.dm_closed:
             return
         await self.store.set_player_prefs(replace(prefs, dm_closed=True))
-        await self.channel(table.record.channel_id).send(
+        names = names_for(table)
+        await self._channel(table).send(
             t("hand.dm_closed", self.locale, player=names.mention(seat)),
-            allowed_mentions=discord.AllowedMentions(users=True),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(prefs.user_id)]),
         )
 
-    async def hand_message(
-        self, table: Table, seat: int, prefs: PlayerPrefs
-    ) -> tuple[str, discord.File]:
-        """The private hand: the same cards as text and as an image."""
-        channel = f"<#{table.record.channel_id}>"
-        content = presenter.hand_text(table, seat, channel, self.locale)
-        groups = presenter.meld_groups(table, seat) if prefs.hand_sort == "melds" else None
-        scene = presenter.hand_scene(
-            table, seat, self.locale, four_colour=prefs.four_colour, groups=groups
+    # -- Discord calls --------------------------------------------------------------------------
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(table.record.channel_id)
+
+    def _message(self, ref: MessageRef) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(ref.channel_id)
+        return channel.get_partial_message(ref.message_id)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        return user
+
+    async def _edit(self, ref: MessageRef, draft: Draft) -> bool:
+        """Edit in place; False when the message is gone (it is then posted anew)."""
+        file = await draft.file()
+        try:
+            await self._message(ref).edit(
+                content=draft.content,
+                attachments=[file] if file else [],
+                view=draft.view,
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.NotFound:
+            return False
+        return True
+
+    async def _post(
+        self,
+        table: Table,
+        kind: str,
+        draft: Draft,
+        channel: discord.abc.Messageable,
+        *,
+        mentions: discord.AllowedMentions = NO_PINGS,
+    ) -> None:
+        """Send a new message and record it at once (a crash after the send is covered by the
+        nonce, which makes Discord return the first message instead of a second one)."""
+        file = await draft.file()
+        extra = {"file": file} if file else {}
+        if draft.view is not None:
+            extra["view"] = draft.view
+        message = await channel.send(
+            draft.content,
+            allowed_mentions=mentions,
+            nonce=nonce_for(table.id, kind, draft.stamp),
+            **extra,  # type: ignore[arg-type]
         )
-        image = await render.render_hand_async(scene)
-        return content, png(image, f"hand-{table.id}.png")
+        await self.store.set_message_ref(
+            MessageRef(
+                table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
+            )
+        )

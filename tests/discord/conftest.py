@@ -15,7 +15,7 @@ import discord
 import pytest
 import simcord
 
-from bot.client import RummyBot
+from bot.app import RummyBot
 from bot.config import Settings
 from bot.services.tables import Table
 from bot.storage import SqliteStore
@@ -26,6 +26,7 @@ from rummy_engine import (
     Game,
     Lay,
     Phase,
+    RuleViolation,
     StartRound,
     Swap,
     UndoTake,
@@ -197,3 +198,15 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     players = [guild.add_member(simcord_env.create_user(name)) for name in NAMES]
     yield World(simcord_env, guild, channel, players)
     await simcord_env.bot.close()
+    assert_only_refusals(simcord_env)
+
+
+def assert_only_refusals(env: simcord.Env) -> None:
+    """Refusals travel the tree's one error path, so SimCord records them; they are answered
+    to the player and expected. Anything else that reached the error path is a bug."""
+    unexpected = [
+        error
+        for error in env.errors
+        if not isinstance(getattr(error, "original", error), RuleViolation)
+    ]
+    assert not unexpected, unexpected

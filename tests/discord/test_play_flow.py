@@ -40,7 +40,7 @@ async def scripted(
     top = pool.pull(stock_top) if stock_top else []
     deal = Deal(tuple(dealt), tuple(pool.cards + top[::-1]), pile)
     played = await world.bot.tables.start(table.id, host.user.id, dealer=dealer, deal=deal)
-    await world.bot.controller.after_move(played)
+    await world.bot.ui.committed(played, host.user.id)
     return await world.table()
 
 
@@ -57,7 +57,7 @@ async def test_refusals_explain_what_is_wrong(world: World) -> None:
     not_yours = await bob.slash(world.channel, "rummy discard", card="2d")
     assert not_yours.ephemeral and not_yours.response.content == "It is alice's turn."
     already = await alice.slash(world.channel, "rummy draw")
-    assert "already drawn" in already.response.content
+    assert "As the dealer you start without drawing" in already.response.content
     low = await alice.slash(world.channel, "rummy lay", melds="Jh Qh Kh | 4s 5s 6s")
     assert low.response.content == "An opening in Rummy 51 needs 51 points; these melds make 45."
     bad = await alice.slash(world.channel, "rummy discard", card="Zz")
@@ -184,7 +184,8 @@ async def test_concurrent_moves_apply_once(world: World) -> None:
         return_exceptions=True,
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
-    assert [type(r).__name__ for r in results if isinstance(r, Exception)] == ["OutOfTurn"]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert [getattr(r, "code", r) for r in refused] == ["turn.already_drawn"]
     after = await world.table()
     assert after.record.version == table.record.version + 1
 
@@ -307,8 +308,8 @@ async def test_late_publication_never_rewinds_the_table(world: World) -> None:
     table = await world.table()
     older = await tables.act(table.id, alice.user.id, moves.typed("discard", card="3c"))
     newer = await tables.act(table.id, bob.user.id, moves.typed("draw"))
-    await world.bot.delivery.publish(newer)
-    await world.bot.delivery.publish(older)
+    await world.bot.reconciler.publish(newer.table, events=newer.events)
+    await world.bot.reconciler.publish(older.table, events=older.events)
     table_message = next(m for m in reversed(world.public_messages()) if m.components)
     assert f"<@{bob.user.id}> to play: lay down or discard." in table_message.content
     dm = alice.user.dm_channel.history()[-1].content

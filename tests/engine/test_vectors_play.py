@@ -473,7 +473,7 @@ def test_S01_r51_2v2_deal() -> None:
     assert [len(h) for h in game.hands] == [14, 15, 14, 14]
     assert len(game.stock) == 51 and game.discard == []
     assert game.current == 1 and game.phase is Phase.PLAY
-    refused_unchanged(game, Draw(1, Source.STOCK), Exception, "already drawn")
+    refused_unchanged(game, Draw(1, Source.STOCK), Exception, "without drawing")
     game.apply(Discard(1, game.hands[1][0].face))
     assert len(game.discard) == 1 and game.current == 2 and game.phase is Phase.DRAW
 

@@ -1,0 +1,98 @@
+"""The one error path: any exception from a command or a click becomes one private sentence.
+
+Refusals (the engine's :class:`~rummy_engine.RuleViolation` and the services'
+:class:`~bot.services.refusal.Refusal`, which shares its base) carry a code and parameters; the
+catalogue words them in the player's language. Discord's own argument errors get sentences too.
+Anything else is a bug: the player gets a polite sentence with a short reference, the operator a
+log line with the same reference and the traceback. Echoed input is cleaned and cut short.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.text import t
+from bot.text.safe import excerpt
+from bot.ui.interaction import locale_of, reply
+from rummy_engine import RuleViolation
+
+log = logging.getLogger(__name__)
+
+#: How much of a string parameter (often the player's own input) a refusal quotes.
+PARAM_LIMIT = 80
+MISSING_PERMISSIONS = 50013
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    """The exception that really happened, under discord.py's wrappers."""
+    while isinstance(error, app_commands.CommandInvokeError | discord.app_commands.AppCommandError):
+        inner = getattr(error, "original", None)
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+def _params(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: excerpt(v, PARAM_LIMIT) if isinstance(v, str) else v for k, v in params.items()}
+
+
+def refusal_sentence(error: RuleViolation, locale: str) -> str:
+    """A refusal in the player's words, with its follow-up sentence if it has one."""
+    text = t(error.code, locale, **_params(error.params))
+    then = getattr(error, "then", None)
+    if then:
+        code, params = then
+        text += "\n" + t(code, locale, **_params(params))
+    return text
+
+
+def sentence(error: BaseException, locale: str, *, where: str = "") -> str:
+    """The private sentence for ``error``; an unexpected one is logged with a reference."""
+    error = _unwrap(error)
+    if isinstance(error, RuleViolation):
+        return refusal_sentence(error, locale)
+    if isinstance(error, app_commands.TransformerError):
+        return _transformer_sentence(error, locale)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("error.dm_only", locale)
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return t("error.no_permission", locale, permissions=", ".join(error.missing_permissions))
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("error.cooldown", locale, seconds=round(error.retry_after))
+    if isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
+        return t("error.no_permission", locale, permissions=excerpt(error.text, PARAM_LIMIT))
+    ref = secrets.token_hex(4)
+    log.error("unexpected error ref=%s in %s", ref, where or "an interaction", exc_info=error)
+    return t("error.unexpected", locale, ref=ref)
+
+
+def _transformer_sentence(error: app_commands.TransformerError, locale: str) -> str:
+    value = excerpt(str(error.value), PARAM_LIMIT)
+    kind = error.type
+    if kind in (
+        discord.AppCommandOptionType.user,
+        discord.AppCommandOptionType.mentionable,
+    ):
+        return t("error.member_not_found", locale, value=value)
+    return t("error.bad_option", locale, value=value, option=kind.name)
+
+
+def _where(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command else None
+    custom = (interaction.data or {}).get("custom_id")
+    return f"/{command}" if command else f"component {custom}"
+
+
+async def answer(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``error`` privately, whether the interaction was deferred or not."""
+    text = sentence(error, locale_of(interaction), where=_where(interaction))
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not answer an interaction with its error (%s)", _where(interaction))

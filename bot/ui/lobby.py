@@ -1,0 +1,151 @@
+"""Handlers of the lobby: opening a table, seats, computer players, settings, start, cancel.
+
+Each handler acknowledges first, asks a service, answers privately, then lets the reconciler
+show the table. A refusal is raised, not answered here: the one error path words it.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services.refusal import Refusal
+from bot.services.tables import Played, Table
+from bot.text import t
+from bot.ui.context import UiContext
+from bot.ui.interaction import (
+    can_manage_server,
+    defer_private,
+    defer_update,
+    edit_panel,
+    locale_of,
+    reply,
+)
+from bot.ui.panels import settings_view, value_view
+from bot.ui.widgets import Action
+from rummy_engine import Variant
+
+
+class LobbyHandlers:
+    """Entry points for the lobby's commands and buttons."""
+
+    def __init__(self, ui: UiContext) -> None:
+        self.ui = ui
+
+    async def _table(self, interaction: discord.Interaction, table_id: int | None) -> Table:
+        if table_id is not None:
+            return await self.ui.tables.load(table_id)
+        return await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction,
+        variant: Variant,
+        mode: str,
+        options: dict[str, object],
+    ) -> None:
+        await defer_private(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise discord.app_commands.NoPrivateMessage()
+        table = await self.ui.tables.open_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            variant,
+            mode,
+            options,
+            host_name=interaction.user.display_name,
+        )
+        await reply(interaction, t("lobby.opened", locale_of(interaction)))
+        await self.ui.committed(table, interaction.user.id)
+
+    async def seat(
+        self,
+        interaction: discord.Interaction,
+        table_id: int | None,
+        action: Action,
+        *,
+        team: int | None = None,
+        target: discord.abc.User | None = None,
+    ) -> None:
+        """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
+        await defer_private(interaction)
+        tid = (await self._table(interaction, table_id)).id
+        user, locale = interaction.user, locale_of(interaction)
+        tables = self.ui.tables
+        table: Table | Played
+        if action in (Action.JOIN, Action.JOIN_A, Action.JOIN_B):
+            chosen = {Action.JOIN_A: 0, Action.JOIN_B: 1}.get(action, team)
+            table = await tables.join(tid, user.id, chosen, name=user.display_name)
+            answer = t("lobby.joined", locale)
+        elif action is Action.LEAVE:
+            table, answer = await self._leave(tid, user.id), t("lobby.left", locale)
+        elif action is Action.ADD_COMPUTER:
+            current = await tables.load(tid)
+            number = 1 + sum(s.is_computer for s in current.seats)
+            name = t("seat.computer", self.ui.locale, n=number)
+            table = await tables.add_computer(tid, user.id, name, team)
+            answer = t("lobby.computer_added", locale, name=name)
+        elif action is Action.REMOVE_COMPUTER:
+            table = await tables.remove_computer(tid, user.id)
+            answer = t("lobby.computer_removed", locale)
+        else:
+            table = await tables.cancel(tid, user.id, can_manage_server=can_manage_server(interaction))
+            answer = t("lobby.cancelled", locale)
+        await reply(interaction, answer)
+        await self.ui.committed(table, user.id)
+
+    async def kick(self, interaction: discord.Interaction, target: discord.abc.User) -> None:
+        await defer_private(interaction)
+        tid = (await self._table(interaction, None)).id
+        table = await self.ui.tables.kick(
+            tid, interaction.user.id, target.id, name=target.display_name
+        )
+        await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
+        await self.ui.committed(table, interaction.user.id)
+
+    async def _leave(self, table_id: int, user_id: int) -> Table | Played:
+        """Leave the lobby, or forfeit a running game."""
+        table = await self.ui.tables.load(table_id)
+        if table.is_lobby:
+            return await self.ui.tables.leave_lobby(table_id, user_id)
+        return await self.ui.tables.resign(table_id, user_id)
+
+    async def start(self, interaction: discord.Interaction, table_id: int | None) -> None:
+        await defer_private(interaction)
+        tid = (await self._table(interaction, table_id)).id
+        played = await self.ui.tables.start(tid, interaction.user.id)
+        await reply(interaction, t("lobby.started", locale_of(interaction)))
+        await self.ui.committed(played, interaction.user.id)
+
+    async def settings(self, interaction: discord.Interaction, table_id: int) -> None:
+        await defer_private(interaction)
+        table = await self.ui.tables.load(table_id)
+        if interaction.user.id != table.record.host_id:
+            raise Refusal("table.host_only")
+        if not table.is_lobby:
+            raise Refusal("lobby.already_started")
+        locale = locale_of(interaction)
+        await reply(interaction, t("lobby.settings_pick", locale), view=settings_view(table, locale))
+
+    async def pick_option(self, interaction: discord.Interaction, table_id: int, key: str) -> None:
+        await defer_update(interaction)
+        table = await self.ui.tables.load(table_id)
+        locale = locale_of(interaction)
+        await edit_panel(
+            interaction,
+            t("lobby.settings_value", locale, option=t(f"option.{key}", locale)),
+            view=value_view(table, key, locale),
+        )
+
+    async def set_option(
+        self, interaction: discord.Interaction, table_id: int, key: str, value: str
+    ) -> None:
+        await defer_update(interaction)
+        table = await self.ui.tables.set_option(table_id, interaction.user.id, key, value)
+        locale = locale_of(interaction)
+        await edit_panel(
+            interaction,
+            t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=value),
+            view=None,
+        )
+        await self.ui.committed(table, interaction.user.id)

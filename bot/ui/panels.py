@@ -1,0 +1,230 @@
+"""The component layouts the bot draws: the lobby, the public table, the private hand panel and
+the lobby's settings menus. Pure functions of a table; clicks are routed by :mod:`bot.ui.widgets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.services.seating import Mode
+from bot.services.selection import encode
+from bot.services.tables import Table
+from bot.text import t
+from bot.text.safe import LABEL_LIMIT, cut
+from bot.ui.widgets import Action, TableButton, TableSelect, component_view
+from rummy_engine import Card, Face, Meld, Phase, format_cards, option_spec, options_for
+from rummy_engine import shown_value as shown_option
+
+PRIMARY = discord.ButtonStyle.primary
+
+
+def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
+    """Join/leave/start and the host's settings; nothing once the lobby is closed."""
+    if not table.is_lobby:
+        return None
+    tid = table.id
+    if table.mode is Mode.TWO_V_TWO:
+        joins = [
+            TableButton(tid, 0, Action.JOIN_A, t("button.join_a", locale), style=PRIMARY),
+            TableButton(tid, 0, Action.JOIN_B, t("button.join_b", locale), style=PRIMARY),
+        ]
+    else:
+        joins = [TableButton(tid, 0, Action.JOIN, t("button.join", locale), style=PRIMARY)]
+    return component_view(
+        *joins,
+        TableButton(tid, 0, Action.LEAVE, t("button.leave", locale)),
+        TableButton(
+            tid, 0, Action.START, t("button.start", locale), style=discord.ButtonStyle.success
+        ),
+        TableButton(tid, 0, Action.SETTINGS, t("button.settings", locale), row=1),
+        TableButton(tid, 0, Action.ADD_COMPUTER, t("button.add_computer", locale), row=1),
+        TableButton(
+            tid,
+            0,
+            Action.REMOVE_COMPUTER,
+            t("button.remove_computer", locale),
+            row=1,
+            disabled=not any(s.is_computer for s in table.seats),
+        ),
+        TableButton(
+            tid,
+            0,
+            Action.CANCEL,
+            t("button.cancel", locale),
+            style=discord.ButtonStyle.danger,
+            row=1,
+        ),
+    )
+
+
+def table_view(table: Table, locale: str) -> discord.ui.View | None:
+    """The public table's buttons: draw, take the discard, see my hand; next round. None once
+    the game is over or the table closed, so a finished table shows no live button."""
+    game = table.game
+    if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
+        return None
+    tid, turn = table.id, game.turn
+    if game.phase is Phase.ROUND_OVER:
+        return component_view(
+            TableButton(
+                tid,
+                turn,
+                Action.NEXT_ROUND,
+                t("button.next_round", locale),
+                style=discord.ButtonStyle.success,
+            )
+        )
+    top = game.discard[-1] if game.discard else None
+    drawing = game.phase is Phase.DRAW
+    take = t("button.take", locale, card=top.pretty) if top else t("button.take_empty", locale)
+    return component_view(
+        TableButton(
+            tid, turn, Action.DRAW, t("button.draw", locale), style=PRIMARY, disabled=not drawing
+        ),
+        TableButton(tid, turn, Action.TAKE, take, disabled=not drawing or top is None),
+        TableButton(
+            tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
+        ),
+    )
+
+
+def panel_view(
+    table: Table,
+    seat: int,
+    hand: Sequence[Card],
+    chosen: Sequence[Face],
+    locale: str,
+    *,
+    add_targets: Sequence[tuple[int, Meld]] = (),
+    swap_targets: Sequence[tuple[int, Meld]] = (),
+) -> discord.ui.View:
+    """The hand panel shown only to its player: pick cards, then lay, add, swap or discard."""
+    game = table.require_game()
+    tid, turn = table.id, game.turn
+    my_turn = game.current == seat and game.phase in (Phase.DRAW, Phase.PLAY)
+    items: list[discord.ui.Item[discord.ui.View]] = []
+    picker = _card_picker(tid, turn, hand, chosen, locale)
+    if picker is not None:
+        items.append(picker)
+    sel = encode(chosen)
+    if my_turn and game.phase is Phase.DRAW:
+        items.append(
+            TableButton(tid, turn, Action.DRAW, t("button.draw", locale), style=PRIMARY, row=1)
+        )
+        if game.discard:
+            take = t("button.take", locale, card=game.discard[-1].pretty)
+            items.append(TableButton(tid, turn, Action.TAKE, take, row=1))
+    if my_turn and game.phase is Phase.PLAY:
+        items += _play_items(table, seat, chosen, sel, locale, add_targets, swap_targets)
+    return component_view(*items)
+
+
+def _card_picker(
+    tid: int, turn: int, hand: Sequence[Card], chosen: Sequence[Face], locale: str
+) -> TableSelect | None:
+    remaining = list(chosen)
+    options = []
+    for index, card in enumerate(hand[:25]):
+        selected = card.face in remaining
+        if selected:
+            remaining.remove(card.face)
+        options.append(
+            discord.SelectOption(
+                label=f"{index + 1}. {card.pretty}", value=f"{index}:{card.text}", default=selected
+            )
+        )
+    if not options:
+        return None
+    placeholder = t("select.cards", locale)
+    return TableSelect(tid, turn, Action.PICK, options, placeholder, max_values=len(options), row=0)
+
+
+def _play_items(
+    table: Table,
+    seat: int,
+    chosen: Sequence[Face],
+    sel: str,
+    locale: str,
+    add_targets: Sequence[tuple[int, Meld]],
+    swap_targets: Sequence[tuple[int, Meld]],
+) -> list[discord.ui.Item[discord.ui.View]]:
+    game = table.require_game()
+    tid, turn = table.id, game.turn
+    items: list[discord.ui.Item[discord.ui.View]] = [
+        TableButton(
+            tid,
+            turn,
+            Action.LAY,
+            t("button.lay", locale),
+            arg=sel,
+            style=discord.ButtonStyle.success,
+            disabled=not chosen,
+            row=1,
+        ),
+        TableButton(
+            tid,
+            turn,
+            Action.DISCARD,
+            t("button.discard", locale),
+            arg=sel,
+            style=discord.ButtonStyle.danger,
+            disabled=len(chosen) != 1,
+            row=1,
+        ),
+    ]
+    if game.taken is not None and game.taken in game.hands[seat] and game.rules.must_use_discard:
+        items.append(TableButton(tid, turn, Action.UNDO, t("button.undo_take", locale), row=1))
+    if add_targets:
+        options = _meld_options(add_targets)
+        items.append(
+            TableSelect(tid, turn, Action.ADD_TO, options, t("button.add", locale), arg=sel, row=2)
+        )
+    if swap_targets:
+        options = _meld_options(swap_targets)
+        items.append(
+            TableSelect(
+                tid, turn, Action.SWAP_IN, options, t("button.swap", locale), arg=sel, row=3
+            )
+        )
+    return items
+
+
+def meld_label(number: int, meld: Meld) -> str:
+    """How a table meld is named in selects and autocomplete: ``3 · 7♥ 8♥ 9♥``."""
+    return cut(f"{number} · {format_cards(meld.cards)}", LABEL_LIMIT)
+
+
+def _meld_options(targets: Sequence[tuple[int, Meld]]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=meld_label(n, m), value=str(n)) for n, m in targets[:25]]
+
+
+# -- lobby settings -----------------------------------------------------------------------------
+
+
+def settings_view(table: Table, locale: str) -> discord.ui.View:
+    """The host's menu of the options that matter for this table's variant."""
+    options = [
+        discord.SelectOption(
+            label=cut(t(spec.label_key, locale), LABEL_LIMIT),
+            value=spec.key,
+            description=shown_option(table.options, spec.key),
+        )
+        for spec in options_for(table.variant)
+    ]
+    return component_view(
+        TableSelect(table.id, 0, Action.SET_OPTION, options, t("select.option", locale))
+    )
+
+
+def value_view(table: Table, key: str, locale: str) -> discord.ui.View:
+    """The values of one option, the current one selected."""
+    current = shown_option(table.options, key)
+    options = [
+        discord.SelectOption(label=v, value=v, default=v == current)
+        for v in option_spec(key).choices
+    ]
+    return component_view(
+        TableSelect(table.id, 0, Action.SET_VALUE, options, t("select.option", locale), arg=key)
+    )

@@ -1,0 +1,51 @@
+"""Where a click goes: one table from component action to handler."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services import moves
+from bot.ui.lobby import LobbyHandlers
+from bot.ui.play import PlayHandlers
+from bot.ui.widgets import Action, Click, Router
+
+SEATING = frozenset(
+    {
+        Action.JOIN,
+        Action.JOIN_A,
+        Action.JOIN_B,
+        Action.LEAVE,
+        Action.CANCEL,
+        Action.ADD_COMPUTER,
+        Action.REMOVE_COMPUTER,
+    }
+)
+
+
+def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
+    """The router the table components are bound to."""
+
+    async def route(interaction: discord.Interaction, click: Click) -> None:
+        tid, action = click.table_id, click.action
+        if action in SEATING:
+            await lobby.seat(interaction, tid, action)
+        elif action is Action.START:
+            await lobby.start(interaction, tid)
+        elif action is Action.SETTINGS:
+            await lobby.settings(interaction, tid)
+        elif action is Action.SET_OPTION:
+            await lobby.pick_option(interaction, tid, click.values[0])
+        elif action is Action.SET_VALUE:
+            await lobby.set_option(interaction, tid, click.arg, click.values[0])
+        elif action is Action.HAND:
+            await play.show_hand(interaction, tid)
+        elif action is Action.NEXT_ROUND:
+            await play.next_round(interaction, tid)
+        elif action is Action.PICK:
+            await play.pick_cards(interaction, tid, click.values)
+        else:
+            in_panel = bool(interaction.message and interaction.message.flags.ephemeral)
+            build = moves.clicked(action.value, click.arg, list(click.values))
+            await play.play(interaction, tid, build, turn=click.turn, in_panel=in_panel)
+
+    return route
