@@ -26,7 +26,8 @@ from bot.config import (
     mask_token,
     token_is_well_formed,
 )
-from bot.storage import LATEST_VERSION, SqliteStore, StorageError
+from bot.storage import LATEST_VERSION, NotADatabase, SqliteStore, StorageError
+from bot.storage.sqlite import check_database_file
 from bot.text import t
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     """Run the bot until a signal (``run``) or just push the commands (``sync``)."""
     # Imported here so that --help, migrate and the no-token message stay fast.
+    import aiohttp
     import discord
 
     from bot.app import RummyBot
@@ -101,16 +103,28 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     except discord.LoginFailure:
         print(t("cli.login_failed"), file=sys.stderr)
         return EXIT_PROBLEM
-    except (StorageError, sqlite3.Error, OSError) as error:
+    except StorageError as error:
         print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
+        return EXIT_PROBLEM
+    except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
+        # The database is opened (and its errors reported) before Discord is contacted, so
+        # what fails from here on is the network.
+        print(t("cli.network_error", error=error), file=sys.stderr)
         return EXIT_PROBLEM
     return EXIT_OK
 
 
+async def _open_store(store: SqliteStore) -> None:
+    """Open (and migrate) before logging in, so a database problem is reported as one without
+    contacting Discord; setup_hook's open() is then a no-op."""
+    try:
+        await store.open()
+    except (sqlite3.Error, OSError) as error:
+        raise StorageError(str(error)) from error
+
+
 async def _serve(bot: RummyBot, store: SqliteStore, token: str) -> None:
-    # Open (and migrate) before logging in, so a database problem is reported
-    # without contacting Discord; setup_hook's open() is then a no-op.
-    await store.open()
+    await _open_store(store)
     try:
         await bot.serve(token)
     finally:
@@ -118,7 +132,7 @@ async def _serve(bot: RummyBot, store: SqliteStore, token: str) -> None:
 
 
 async def _sync_and_exit(bot: RummyBot, store: SqliteStore, token: str) -> None:
-    await store.open()
+    await _open_store(store)
     try:
         await bot.login(token)  # runs setup_hook, which syncs (forced)
     finally:
@@ -251,6 +265,8 @@ def _check_database(path: Path, report: Report) -> None:
     if not path.exists():
         report.add("note", t("doctor.db.absent"))
         return
+    if not _database_file_ok(path, report):
+        return
     try:
         with contextlib.closing(sqlite3.connect(path)) as conn:
             integrity = str(conn.execute("PRAGMA quick_check").fetchone()[0])
@@ -279,6 +295,23 @@ def _check_database(path: Path, report: Report) -> None:
     report.add("note", t("doctor.db.journal", mode=journal))
     if counts is not None:
         report.add("note", t("doctor.db.tables", active=counts[0], total=counts[1]))
+
+
+def _database_file_ok(path: Path, report: Report) -> bool:
+    """The file is a SQLite database and the bot may write to it (tried, not guessed)."""
+    try:
+        check_database_file(path)
+    except NotADatabase as error:
+        report.add("problem", t("doctor.db.not_a_database", path=path, why=error.why))
+        return False
+    try:
+        with path.open("r+b"):
+            pass
+    except OSError as error:
+        report.add("problem", t("doctor.db.file_read_only", path=path, error=error.strerror))
+        return False
+    report.add("ok", t("doctor.db.file_writable", path=path))
+    return True
 
 
 def _describe_settings(settings: Settings, report: Report) -> None:

@@ -178,7 +178,7 @@ def test_doctor_reports_a_file_that_is_not_a_database(
     monkeypatch.setenv("DISCORD_TOKEN", fake_token())
     (no_settings / "rummy.db").write_bytes(b"this is not sqlite" * 100)
     assert main(["doctor"]) == 1
-    assert "cannot be opened" in capsys.readouterr().out
+    assert "is not a SQLite database" in capsys.readouterr().out
 
 
 def test_migrate_is_idempotent(no_settings: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -196,3 +196,53 @@ def test_migrate_friendly_error_for_bad_file(
     (no_settings / "rummy.db").write_bytes(b"this is not sqlite" * 100)
     assert main(["migrate"]) == 1
     assert "cannot be used" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [b"", b"notes\n"])
+def test_run_refuses_a_file_that_is_not_a_database_and_keeps_it(
+    tmp_path: Path, content: bytes
+) -> None:
+    db = tmp_path / "rummy.db"
+    db.write_bytes(content)
+    result = run_cli(tmp_path, "run", DISCORD_TOKEN=fake_token(), RUMMY_DATABASE=str(db))
+    assert result.returncode == 1
+    assert "is not a SQLite database" in result.stderr and "left untouched" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert db.read_bytes() == content
+
+
+def make_read_only(path: Path) -> None:
+    """Read-only even for root (CI runs as root, for whom permission bits do not apply)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return
+    subprocess.run(["chattr", "+i", str(path)], check=True)
+
+
+def test_doctor_reports_a_database_file_it_cannot_write(
+    no_settings: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", fake_token())
+    assert main(["migrate"]) == 0
+    db = no_settings / "rummy.db"
+    make_read_only(db)
+    try:
+        assert main(["doctor"]) == 1
+        out = capsys.readouterr().out
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+    assert "cannot write to the database file" in out
+
+
+def test_a_network_failure_is_named_as_such(
+    no_settings: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import discord
+
+    # A loopback port nobody listens on: the connection is refused, as when offline.
+    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
+    monkeypatch.setenv("DISCORD_TOKEN", fake_token())
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot reach Discord" in err and "database" not in err

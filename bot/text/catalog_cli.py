@@ -49,6 +49,10 @@ CLI_EN: dict[str, str] = {
         "DISCORD_TOKEN and try again. 'rummy-bot doctor' checks its format."
     ),
     "cli.database_error": "rummy-bot: the database {path} cannot be used: {error}",
+    "cli.network_error": (
+        "rummy-bot: cannot reach Discord ({error}). Check this machine's network connection "
+        "(and any proxy or firewall), then start the bot again; nothing was changed."
+    ),
     "cli.migrate.done": (
         "Database {path}: schema version {before} -> {after} (newest is {target})."
     ),
@@ -90,6 +94,15 @@ CLI_EN: dict[str, str] = {
         "('rummy-bot migrate' creates it now)."
     ),
     "doctor.db.unreadable": "The database cannot be opened: {error}",
+    "doctor.db.not_a_database": (
+        "{path} is not a SQLite database ({why}). The bot will not touch it: point "
+        "RUMMY_DATABASE at the right file, or move this one away to start a new database."
+    ),
+    "doctor.db.file_read_only": (
+        "The bot cannot write to the database file {path} ({error}); it would fail at the first "
+        "move. Give the bot's user write access to it."
+    ),
+    "doctor.db.file_writable": "The bot can write to the database file {path}.",
     "doctor.db.integrity": "Integrity check failed: {result}",
     "doctor.db.integrity_ok": "Integrity check passed.",
     "doctor.db.version_current": "Schema version {current} (newest: {target}); up to date.",

@@ -188,6 +188,7 @@ class Reconciler:
         await self._turn_notice(table, refs, actor_id)
         await self._hands(table, refs, edited)
         await self.store.mark_published(table.id, table.record.revision, edited)
+        log.debug("table %s: messages show revision %s", table.id, table.record.revision)
 
     async def _last_events(self, table: Table) -> tuple[Event, ...]:
         moves = await self.store.list_moves(table.id, after_seq=table.record.version - 1)

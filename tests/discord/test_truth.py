@@ -1,0 +1,245 @@
+"""What players see is what is stored: a crash at any step between a commit and the last
+Discord call heals at restart, and the situations that used to leave a table wrong."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.config import Settings
+from bot.logs import configure_logging
+from rummy_engine import Phase
+from tests.discord.conftest import CARD_TOKEN, Crash, World, make_bot, play_step
+from tests.discord.test_play_flow import R51_HANDS, scripted
+
+
+def crash_at(bot: Any, step: int | None) -> list[str]:
+    """Make the bot's ``step``-th bot-token REST call (from now on) fail before it is sent;
+    returns the list of calls seen, for counting."""
+    seen: list[str] = []
+    original: Callable[..., Awaitable[Any]] = bot.http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        seen.append(f"{route.method} {route.path}")
+        if step is not None and len(seen) >= step:
+            raise Crash(f"killed before {route.method} {route.path}")
+        return await original(route, **kwargs)
+
+    bot.http.request = request
+    return seen
+
+
+def live_buttons(world: World) -> list[discord.Message]:
+    """Public messages with at least one enabled component."""
+    return [
+        m
+        for m in world.public_messages()
+        if any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
+    ]
+
+
+def notices(world: World) -> list[discord.Message]:
+    return [m for m in world.public_messages() if m.content.startswith("🔔")]
+
+
+async def test_a_discard_publishes_in_a_few_bot_token_calls(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice = world.players[0]
+    seen = crash_at(world.bot, None)
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    # the table edited, the old notice deleted, the new one posted, both hands edited (the
+    # mover's lost a card, the next player's now says it is their turn)
+    assert [call.split()[0] for call in seen] == ["PATCH", "DELETE", "POST", "PATCH", "PATCH"]
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 4, 5])
+async def test_a_crash_at_any_step_after_a_discard_heals_at_restart(
+    world: World, db_path: Path, step: int
+) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice, bob = world.players[:2]
+    seen = crash_at(world.bot, step)
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    assert len(seen) == step, "the crash happened at the step under test"
+    old = world.env.bot
+    await world.env.restart_bot(make_bot(db_path))
+    await old.close()
+
+    (table_message,) = live_buttons(world)
+    assert f"<@{bob.user.id}> to play: draw a card." in table_message.content
+    labels = {c.label: c.disabled for row in table_message.components for c in row.children}
+    assert labels["Draw"] is False and labels["Take 3♣"] is False
+    (notice,) = notices(world)
+    assert f"<@{bob.user.id}>" in notice.content
+    dm = alice.user.dm_channel.history()[-1].content
+    assert "3♣" not in dm and "10 cards" in dm
+    assert world.env.bot is not old
+
+
+# -- game ends and cancellations ----------------------------------------------------------------
+
+
+async def test_leaving_in_round_one_ends_the_game_and_the_table_shows_it(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    bob = world.players[1]
+    left = await bob.slash(world.channel, "rummy leave")
+    assert left.response.content == "You left the table."
+    table = await world.table()
+    assert table.record.status == "finished"
+    assert not live_buttons(world), "a finished table keeps no live button"
+    table_message = next(m for m in reversed(world.public_messages()) if "table #" in m.content)
+    assert "Game over. Winner: alice." in table_message.content
+    assert "bob left the game." in table_message.content
+    assert not notices(world), "no turn notice stays up"
+
+
+async def test_cancelling_a_running_game_closes_the_table(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS, dealer=1)
+    alice, bob = world.players[:2]
+    await bob.slash(world.channel, "rummy discard", card="2s")
+    (table_message,) = live_buttons(world)
+    panel = await alice.click(table_message, label="Show my hand")
+    cancelled = await alice.slash(world.channel, "rummy cancel")
+    assert cancelled.response.content == "This table was cancelled."
+    assert not live_buttons(world)
+    (now,) = [m for m in world.public_messages() if m.id == table_message.id]
+    assert "This table was cancelled; the game ended without a result." in now.content
+    assert "to play" not in now.content
+    assert not notices(world)
+    late = await alice.click(panel.response, label="Draw")
+    assert late.followups[-1].content == "This table is already closed."
+
+
+# -- input that does not fit ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("rummy discard", {"card": "x" * 6000}),
+        ("rummy lay", {"melds": "7h 8h " + "Z" * 5000}),
+        ("rummy add", {"meld": 1, "cards": "Q" * 5990}),
+        ("rummy swap", {"meld": 1, "card": "\u202e" + "k" * 3000}),
+    ],
+)
+async def test_long_or_hostile_input_gets_a_short_clean_refusal(
+    world: World, command: str, options: dict[str, object]
+) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice = world.players[0]
+    version = (await world.table()).record.version
+    result = await alice.slash(world.channel, command, **options)
+    text = result.response.content
+    assert result.ephemeral and not result.deferred
+    assert 0 < len(text) <= 400 and "…" in text, text
+    assert not any(ch in text for ch in "\u202e\u202d\u2066\u2067\u2068\u2069\u200f")
+    assert (await world.table()).record.version == version, "nothing changed"
+
+
+async def test_a_member_that_cannot_be_resolved_gets_a_sentence(world: World) -> None:
+    alice = world.players[0]
+    stranger = world.env.create_user("stranger")  # not a member of this server
+    result = await alice.slash(world.channel, "rummy stats", player=stranger)
+    assert result.ephemeral
+    assert "cannot find the member" in result.response.content
+
+
+# -- wording and pings -------------------------------------------------------------------------------
+
+
+async def test_own_draw_neither_reposts_nor_pings(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS, dealer=1)
+    alice, bob = world.players[:2]
+    await bob.slash(world.channel, "rummy discard", card="2s")
+    (notice,) = notices(world)
+    assert f"<@{alice.user.id}>" in notice.content
+    before = len(world.env.http_requests)
+    await alice.slash(world.channel, "rummy draw")
+    (after,) = notices(world)
+    assert after.id == notice.id, "the notice of a turn is posted once"
+    posted = [
+        r for r in world.env.http_requests[before:] if r.method == "POST" and "/messages" in r.path
+    ]
+    pings = [r.json.get("allowed_mentions", {}).get("users") for r in posted if r.json]
+    assert not any(pings), "nobody is pinged about their own draw"
+
+
+async def test_the_lobby_does_not_ping_its_host(world: World) -> None:
+    alice = world.players[0]
+    before = len(world.env.http_requests)
+    await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
+    (lobby,) = [
+        r
+        for r in world.env.http_requests[before:]
+        if r.method == "POST" and r.path.startswith("/channels/")
+    ]
+    mentions = lobby.json["allowed_mentions"]
+    assert mentions.get("users", []) == [] and "users" not in mentions.get("parse", [])
+
+
+async def test_plurals_and_an_empty_table_are_worded(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice = world.players[0]
+    added = await alice.slash(world.channel, "rummy add", meld=1, cards="Kd")
+    assert "nobody has laid a meld yet" in added.response.content
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    (table_message,) = live_buttons(world)
+    assert "(1 card)" in table_message.content and "(1 cards)" not in table_message.content
+
+
+async def test_kicking_someone_not_seated_names_them(world: World) -> None:
+    alice, carol = world.players[0], world.players[2]
+    await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
+    kicked = await alice.slash(world.channel, "rummy kick", player=carol)
+    assert kicked.response.content == "carol is not seated at this table, so there is nobody to remove."
+
+
+async def play_until_round_two(world: World) -> None:
+    """Type the simple player's moves until the second round is being played."""
+    rng = random.Random(11)
+    for _ in range(800):
+        game = (await world.table()).require_game()
+        if game.round_no == 2 and game.phase in (Phase.DRAW, Phase.PLAY):
+            return
+        await play_step(world, rng)
+    raise AssertionError("round 2 never started")
+
+
+async def test_round_end_and_a_forfeit_in_round_two(world: World) -> None:
+    await world.open_table("r51", "1v1", 2)
+    rng = random.Random(5)
+    for _ in range(800):
+        game = (await world.table()).require_game()
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await play_step(world, rng)
+    (table_message,) = live_buttons(world)
+    assert "the next round starts <t:" in table_message.content and ":R>" in table_message.content
+    assert "+1 bar" not in table_message.content, "the bar line is gone once the round is over"
+    await play_until_round_two(world)
+    bob = world.players[1]
+    await bob.slash(world.channel, "rummy leave")
+    summaries = [m for m in world.public_messages() if m.content.startswith("**") and "round 1" in m.content.split("\n")[0] and "table #" not in m.content]
+    assert len(summaries) == 1, [m.content.split("\n")[0] for m in summaries]
+    assert not live_buttons(world) and not notices(world)
+
+
+async def test_no_card_reaches_the_logs_at_debug(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    configure_logging(Settings(log_level="DEBUG"))
+    caplog.set_level(logging.DEBUG)
+    await world.open_table("r51", "1v1", 2)
+    rng = random.Random(2)
+    for _ in range(40):
+        await play_step(world, rng)
+    texts = [record.getMessage() for record in caplog.records]
+    assert any(r.levelno == logging.DEBUG for r in caplog.records), "DEBUG was really on"
+    leaks = [x for x in texts if CARD_TOKEN.search(x) or '"hands"' in x or "Your hand" in x]
+    assert not leaks, leaks[:3]
