@@ -205,6 +205,7 @@ class StoredMessage:
     edited_timestamp: str | None = None
     edit_count: int = 0
     deleted: bool = False
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:

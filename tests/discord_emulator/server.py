@@ -268,6 +268,9 @@ class DiscordEmulator:
         #: Query string of each gateway connection, e.g. ``{"v": "10", "compress": "zlib-stream"}``.
         self.gateway_queries: list[dict[str, str]] = []
         self._connections: list[_GatewayConnection] = []
+        #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
+        #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls.
+        self.request_hook: Callable[[str, str, str], None] | None = None
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -732,7 +735,12 @@ class DiscordEmulator:
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise EmulatorHTTPError(401, 0, "401: Unauthorized")
+            hook = self.request_hook if needs_auth else None
+            if hook is not None:
+                hook("before", request.method, path[len(API_PREFIX) :])
             response = await handler(request)
+            if hook is not None:
+                hook("after", request.method, path[len(API_PREFIX) :])
         except EmulatorHTTPError as exc:
             response = _json_response({"message": exc.message, "code": exc.code}, exc.status)
         except web.HTTPException:
@@ -944,8 +952,22 @@ class DiscordEmulator:
         payload["flags"] = (
             int(payload.get("flags") or 0) & ~FLAG_EPHEMERAL
         )  # only interactions can be ephemeral
+        earlier = self._same_nonce(channel, payload)
+        if earlier is not None:
+            return _json_response(earlier.payload(self.users))
         message = await self._create_message(channel, payload, files)
         return _json_response(message.payload(self.users))
+
+    def _same_nonce(self, channel: EmuChannel, payload: dict[str, Any]) -> StoredMessage | None:
+        """Discord's ``enforce_nonce``: a second send with the nonce of a message the bot sent
+        recently returns that message instead of creating another."""
+        nonce = payload.get("nonce")
+        if not nonce or not payload.get("enforce_nonce"):
+            return None
+        for message in self.channel_messages(channel):
+            if message.nonce == str(nonce) and message.author_id == self.bot_user.id:
+                return message
+        return None
 
     async def _channel_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -1137,6 +1159,7 @@ class DiscordEmulator:
             interaction_type=interaction.type if interaction else None,
         )
         self._apply(message, payload, files)
+        message.nonce = None if payload.get("nonce") is None else str(payload["nonce"])
         if message.ephemeral and interaction is None:
             message.flags &= ~FLAG_EPHEMERAL
         self.messages.setdefault(channel.id, []).append(message)

@@ -1,0 +1,32 @@
+"""Run the real ``rummy-bot`` command in this process, pointed at a loopback Discord emulator.
+
+For tests that need the bot as a separate process (to kill it at an exact step):
+``python -m tests.discord_emulator.launch run`` with ``EMULATOR_HTTP`` and
+``EMULATOR_GATEWAY`` set to the emulator's loopback addresses. Nothing else differs from
+``rummy-bot run``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import discord
+import yarl
+
+from bot.cli import main
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def point_at_emulator() -> None:
+    http, gateway = yarl.URL(os.environ["EMULATOR_HTTP"]), yarl.URL(os.environ["EMULATOR_GATEWAY"])
+    if http.host not in LOOPBACK or gateway.host not in LOOPBACK:
+        raise SystemExit("the emulator must be on a loopback address")
+    discord.http.Route.BASE = str(http) + "/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+
+if __name__ == "__main__":
+    point_at_emulator()
+    sys.exit(main(sys.argv[1:]))

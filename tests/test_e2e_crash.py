@@ -1,0 +1,131 @@
+"""A real ``rummy-bot`` process, killed with SIGKILL at each Discord call that follows a
+committed discard, heals at restart on the same database: over real HTTP and WebSocket through
+the loopback emulator. "before": killed as the call arrives (Discord never applied it);
+"after": killed once Discord applied it, before the bot heard back (a new message then must
+not be posted twice)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rummy_engine import Game
+from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.models import StoredMessage
+from tests.discord_emulator.server import DiscordEmulator
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BOT_CALLS_AFTER_A_DISCARD = 5  # table edit, notice deleted, notice posted, two hands edited
+
+
+def start_bot(emu: DiscordEmulator, db: Path) -> subprocess.Popen[bytes]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(db.parent),
+        "PYTHONPATH": str(REPO_ROOT),
+        "DISCORD_TOKEN": emu.token,
+        "RUMMY_DATABASE": str(db),
+        "EMULATOR_HTTP": emu.http_base,
+        "EMULATOR_GATEWAY": emu.gateway_url,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.discord_emulator.launch", "run"],
+        cwd=db.parent,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+async def connected(emu: DiscordEmulator, count: int) -> None:
+    await emu.wait_until(lambda: len(emu.identify_payloads) >= count, what="IDENTIFY", timeout=30)
+    await asyncio.sleep(2.5)  # discord.py waits 2 s for guilds before it is ready
+
+
+def stored_game(db: Path) -> tuple[int, Game]:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        table_id, snapshot = conn.execute("SELECT id, snapshot FROM tables").fetchone()
+    return table_id, Game.from_json(json.loads(snapshot))
+
+
+def live(emu: DiscordEmulator) -> list[StoredMessage]:
+    return [
+        m
+        for m in emu.public_messages()
+        if any(
+            not c.get("disabled") for row in m.components for c in row.get("components", [])
+        )
+    ]
+
+
+def notices(emu: DiscordEmulator) -> list[StoredMessage]:
+    return [m for m in emu.public_messages() if m.content.startswith("🔔")]
+
+
+@pytest.mark.parametrize(
+    ("when", "step"),
+    [("before", n) for n in range(1, BOT_CALLS_AFTER_A_DISCARD + 1)]
+    + [("after", 1), ("after", 3), ("after", 5)],
+)
+async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step: int) -> None:
+    db = tmp_path / "rummy.db"
+    async with emulated_discord() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        guild = emu.add_guild("Rummy Club", members=[alice, bob])
+        channel = emu.add_text_channel(guild, "rummy")
+        bot = start_bot(emu, db)
+        try:
+            await connected(emu, 1)
+            await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+            await (await emu.slash(bob, channel, "rummy join")).followups(1)
+            await (await emu.slash(alice, channel, "rummy start")).followups(1)
+            await emu.wait_until(
+                lambda: len(notices(emu)) == 1 and all(emu.dm_messages(u) for u in (alice, bob)),
+                what="the first deal published",
+            )
+            _, game = stored_game(db)
+            users = {0: alice, 1: bob}
+            mover, other = users[game.current], users[1 - game.current]
+            hand = Counter(c.text for c in game.hands[game.current])
+            card = next(text for text, n in hand.items() if n == 1 and text != "JK")
+
+            calls: list[str] = []
+
+            def kill(phase: str, method: str, path: str) -> None:
+                if phase == "before":
+                    calls.append(f"{method} {path}")
+                if phase == when and len(calls) == step and bot.poll() is None:
+                    bot.send_signal(signal.SIGKILL)
+
+            emu.request_hook = kill
+            await (await emu.slash(mover, channel, "rummy discard", card=card)).followups(1)
+            await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
+            assert bot.returncode == -signal.SIGKILL, f"killed at {when} {step}: {calls}"
+            emu.request_hook = None
+
+            bot = start_bot(emu, db)
+            await connected(emu, 2)
+            turn = f"<@{other.id}> to play: draw a card."
+            await emu.wait_until(
+                lambda: any(turn in m.content for m in live(emu)), what="the healed table", timeout=20
+            )
+            await emu.wait_until(lambda: len(notices(emu)) == 1 and str(other.id) in notices(emu)[0].content, what="one notice for the next player", timeout=20)
+        finally:
+            if bot.poll() is None:
+                bot.terminate()
+                await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
+        (table_message,) = live(emu)
+        assert turn in table_message.content
+        dm = [m for m in emu.dm_messages(mover) if m.content.startswith("**Your hand**")][-1]
+        assert "10 cards" in dm.content or "14 cards" in dm.content
+        assert f" {card} " not in dm.content.replace("`", " ")
