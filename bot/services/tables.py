@@ -163,12 +163,15 @@ class TableService:
 
     async def here(self, guild_id: int | None, channel_id: int | None) -> Table:
         """The open table of a channel, or the refusal that says there is none."""
-        table = None
+        return await self.load(await self.id_here(guild_id, channel_id))
+
+    async def id_here(self, guild_id: int | None, channel_id: int | None) -> int:
+        """The id of a channel's open table, without loading it (a move then loads it once)."""
         if guild_id is not None and channel_id is not None:
-            table = await self.in_channel(guild_id, channel_id)
-        if table is None:
-            raise Refusal("table.none_here")
-        return table
+            for record in await self.store.list_active_tables(guild_id):
+                if record.channel_id == channel_id:
+                    return record.id
+        raise Refusal("table.none_here")
 
     # -- lobby --------------------------------------------------------------------------------
 

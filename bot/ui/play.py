@@ -38,7 +38,9 @@ class PlayHandlers:
         return await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
 
     async def _table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        return table_id if table_id is not None else (await self._table(interaction, None)).id
+        if table_id is not None:
+            return table_id
+        return await self.ui.tables.id_here(interaction.guild_id, interaction.channel_id)
 
     async def play(
         self,

@@ -233,8 +233,9 @@ class Reconciler:
         if ref is not None:
             with contextlib.suppress(discord.NotFound):
                 await self._message(ref).delete()
-            await self.store.delete_message_ref(table.id, TURN)
         if wanted is None:
+            if ref is not None:
+                await self.store.delete_message_ref(table.id, TURN)
             return
         user = table.user_at(table.require_game().current)
         pings = (

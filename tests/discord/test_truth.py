@@ -243,3 +243,26 @@ async def test_no_card_reaches_the_logs_at_debug(
     assert any(r.levelno == logging.DEBUG for r in caplog.records), "DEBUG was really on"
     leaks = [x for x in texts if CARD_TOKEN.search(x) or '"hands"' in x or "Your hand" in x]
     assert not leaks, leaks[:3]
+
+
+async def test_a_typed_discard_loads_the_table_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    store, alice = world.bot.store, world.players[0]
+    calls: list[str] = []
+    for name in dir(type(store)):
+        method = getattr(store, name)
+        if name.startswith("_") or not callable(method) or name in ("is_open", "pragma"):
+            continue
+
+        def counted(*args: Any, _name: str = name, _method: Any = method, **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _method(*args, **kwargs)
+
+        monkeypatch.setattr(store, name, counted)
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    assert calls.count("get_table") == 1 and calls.count("get_seats") == 1, calls
+    writes = [c for c in calls if c in ("commit_move", "mark_published", "set_message_ref")]
+    assert writes == ["commit_move", "set_message_ref", "mark_published"], calls
+    assert len(calls) == 9, calls  # 6 reads, 3 writes
