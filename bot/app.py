@@ -116,7 +116,7 @@ class RummyBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=make_intents(),
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self.store = store

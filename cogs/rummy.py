@@ -14,13 +14,13 @@ from discord.ext import commands
 from bot.services import moves
 from bot.text import t
 from bot.ui import leaderboard as boards
+from bot.ui.autocomplete import Suggestions
 from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
-from bot.ui.panels import meld_label
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
 from bot.ui.widgets import Action, bound_items
-from rummy_engine import Face, Phase, RuleViolation, Variant, option_spec, parse_faces, sort_key
+from rummy_engine import Variant, option_spec
 
 
 def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
@@ -48,6 +48,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
 
     def __init__(self, ui: UiContext, lobby: LobbyHandlers, play: PlayHandlers) -> None:
         self.ui, self.lobby, self.play_ = ui, lobby, play
+        self.suggest = Suggestions(ui.tables)
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -256,73 +257,26 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
 
     # -- autocomplete ---------------------------------------------------------------------------
 
-    async def _my_hand(self, interaction: discord.Interaction) -> list[Face]:
-        try:
-            table = await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
-        except RuleViolation:
-            return []
-        seat = table.seat_of(interaction.user.id)
-        if table.game is None or seat is None:
-            return []
-        return [c.face for c in sorted(table.game.hands[seat], key=sort_key)]
-
     @lay.autocomplete("melds")
     @add.autocomplete("cards")
     async def _cards_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return card_suggestions(await self._my_hand(interaction), current)
+        return await self.suggest.cards(interaction, current)
 
     @swap.autocomplete("card")
     @discard.autocomplete("card")
     async def _card_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        hand = await self._my_hand(interaction)
-        typed = current.strip().lower()
-        unique = list(dict.fromkeys(f.text for f in hand))
-        return [
-            app_commands.Choice(name=parse_faces(x)[0].pretty, value=x)
-            for x in unique
-            if x.lower().startswith(typed)
-        ][:25]
+        return await self.suggest.card(interaction, current)
 
     @add.autocomplete("meld")
     @swap.autocomplete("meld")
     async def _meld_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        try:
-            table = await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
-        except RuleViolation:
-            return []
-        if table.game is None or table.game.phase is Phase.GAME_OVER:
-            return []
-        choices = [
-            app_commands.Choice(name=meld_label(i + 1, tm.meld), value=i + 1)
-            for i, tm in enumerate(table.game.table)
-        ]
-        return [c for c in choices if current.strip() in c.name][:25]
-
-
-
-def card_suggestions(hand: list[Face], current: str) -> list[app_commands.Choice[str]]:
-    """Complete the last card being typed from the player's own hand (never anyone else's)."""
-    head, _, last = current.rpartition(" ")
-    try:
-        typed = parse_faces(head.replace("|", " ")) if head.strip(" |") else []
-    except RuleViolation:
-        typed = []
-    left = list(hand)
-    for face in typed:
-        if face in left:
-            left.remove(face)
-    options = [f for f in dict.fromkeys(left) if f.text.lower().startswith(last.lower())]
-    prefix = f"{head} " if head else ""
-    return [
-        app_commands.Choice(name=(prefix + f.text)[:100], value=(prefix + f.text)[:100])
-        for f in options
-    ][:25]
+        return await self.suggest.meld(interaction, current)
 
 
 async def setup(bot: commands.Bot) -> None:
