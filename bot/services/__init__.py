@@ -1,5 +1,6 @@
-"""Game services: the layer between Discord surfaces (cogs, views) and the engine and store.
+"""Game services: everything between the Discord layer (``bot/ui``) and the engine and store.
 
-Cogs parse and acknowledge; services lock a table, load it, ask the engine, commit the move and
-hand back what changed; delivery turns that into Discord messages.
+Handlers acknowledge and answer; services lock a table, load it once, ask the engine, commit the
+move and hand back what changed; the reconciler turns the stored state into Discord messages.
+Nothing here imports discord, so all of it runs and is tested without Discord.
 """
