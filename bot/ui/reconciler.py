@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 TABLE, TURN = "table", "turn"
 DM_CLOSED = 50007
 NO_PINGS = discord.AllowedMentions.none()
-#: Waits before a pass that failed (Discord down, missing permission) is tried again.
+#: Waits before a pass that failed (Discord down, missing permission) is tried again; after the
+#: last one, the next change to the table or the next start-up tries again.
 RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
 
 
@@ -167,7 +168,12 @@ class Reconciler:
         pending.failures = 0
 
     def _retry_later(self, tid: int, pending: _Pending, error: Exception) -> None:
-        delay = RETRY_DELAYS[min(pending.failures, len(RETRY_DELAYS) - 1)]
+        """Try a failed pass again a few times, further apart each time; then leave it to the
+        table's next change or the next start-up (its messages stay marked unpublished)."""
+        if pending.failures >= len(RETRY_DELAYS):
+            log.warning("table %s: publishing failed (%s); left for the next change", tid, error)
+            return
+        delay = RETRY_DELAYS[pending.failures]
         pending.failures += 1
         log.warning("table %s: publishing failed (%s); retrying in %.0f s", tid, error, delay)
         if pending.retry is not None and not pending.retry.done():
