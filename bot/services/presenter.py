@@ -160,10 +160,13 @@ def table_text(
             + t("table.cards", locale, count=view.hand_sizes[seat])
             + (f" · {status}" if status else "")
         )
-    top = view.discard_top.pretty if view.discard_top else t("table.discard_empty", locale)
-    lines.append(
-        t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size)
-    )
+    if view.discard_top is None:
+        lines.append(t("table.piles_no_discard", locale, stock=view.stock_size))
+    else:
+        top = view.discard_top.pretty
+        lines.append(
+            t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size)
+        )
     bar = _bar_line(table, view, names, locale)
     if bar:
         lines.append(bar)

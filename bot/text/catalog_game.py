@@ -89,7 +89,7 @@ GAME_EN: dict[str, str] = {
     "table.opened": "opened",
     "table.cards[one]": "{count} card",
     "table.cards[other]": "{count} cards",
-    "table.discard_empty": "empty",
+    "table.piles_no_discard": "Stock: {stock} · the discard pile is empty",
     "table.piles[one]": "Stock: {stock} · discard: {top} ({count} card)",
     "table.piles[other]": "Stock: {stock} · discard: {top} ({count} cards)",
     "table.bar": "+1 bar: {side} must open with at least {bar} points.",

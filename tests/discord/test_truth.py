@@ -266,3 +266,33 @@ async def test_a_typed_discard_loads_the_table_once(
     writes = [c for c in calls if c in ("commit_move", "mark_published", "set_message_ref")]
     assert writes == ["commit_move", "set_message_ref", "mark_published"], calls
     assert len(calls) == 9, calls  # 6 reads, 3 writes
+
+
+async def test_a_table_message_that_is_gone_is_posted_again(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice, bob = world.players[:2]
+    (old,) = live_buttons(world)
+    world.env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=404, code=10008
+    )
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    newest = [m for m in world.public_messages() if "table #" in m.content][-1]
+    assert newest.id != old.id and f"<@{bob.user.id}> to play" in newest.content
+    await bob.slash(world.channel, "rummy draw")
+    (now,) = [m for m in world.public_messages() if m.id == newest.id]
+    assert f"<@{bob.user.id}> to play: lay down or discard." in now.content
+
+
+async def test_discord_errors_only_delay_what_players_see(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice, bob = world.players[:2]
+    (table_message,) = live_buttons(world)
+    world.env.inject_error(
+        "PATCH", f"/channels/{world.channel.id}/messages/{table_message.id}", status=500, times=2
+    )
+    await alice.slash(world.channel, "rummy discard", card="3c")
+    (stale,) = [m for m in world.public_messages() if m.id == table_message.id]
+    assert f"<@{alice.user.id}> to play" in stale.content, "Discord refused the edit for now"
+    await world.env.advance_time(60)
+    (healed,) = [m for m in world.public_messages() if m.id == table_message.id]
+    assert f"<@{bob.user.id}> to play: draw a card." in healed.content
