@@ -182,6 +182,7 @@ class Reconciler:
 
     async def _later(self, tid: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        self._pending[tid].retry = None  # this pass may arm the next retry itself
         await self.publish(tid)
 
     async def _bring(self, table: Table, events: Sequence[Event], actor_id: int | None) -> None:
