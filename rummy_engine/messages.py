@@ -39,7 +39,23 @@ ENGLISH: dict[str, str] = {
     "meld.run_not_consecutive": "{cards} is not a run: the ranks must follow each other.",
     "meld.run_no_wrap": "{cards} is not a run: the Ace is low (A-2-3) or high (Q-K-A), never both.",
     "meld.run_ace_low_only": "{cards} is not a run: the Ace is only low here (A-2-3), never after the King.",
+    "meld.run_order_next": (
+        "As written, {card} cannot follow {previous}: each card of a run is one rank above the "
+        "card before it."
+    ),
+    "meld.run_order_gap": (
+        "As written, {card} comes {places} places after {previous}, which its rank does not: "
+        "each card of a run is one rank above the card before it, a joker taking one card's place."
+    ),
+    "meld.run_joker_above": "As written the joker would follow {card}: a run cannot wrap.",
+    "meld.run_joker_below": "As written the joker would come before {card}: a run cannot wrap.",
+    "meld.run_joker_above_king": (
+        "As written the joker would follow {card}: the Ace is only low here, so nothing follows "
+        "the King."
+    ),
+    "meld.did_you_mean": "Did you mean {did_you_mean}?",
     "meld.run_cannot_extend": "{cards} cannot extend that run: cards must continue it at either end.",
+    "meld.run_cannot_extend_at": "{cards} cannot go at the {end} end of that run; try the other end.",
     "meld.nothing_added": "Name at least one card to add.",
     "swap.no_joker_for_card": "{card} does not free a joker there: give exactly the card the joker stands for.",
     # openings and going out at once
@@ -121,7 +137,9 @@ VARIANT_NAMES: dict[str, str] = {
 def render(code: str, params: Mapping[str, Any], catalogue: Mapping[str, str] = ENGLISH) -> str:
     """The sentence for ``code``; an unknown code still yields a readable line.
 
-    A ``variant`` parameter holds the variant id (``r51``) and is shown by its name.
+    A ``variant`` parameter holds the variant id (``r51``) and is shown by its name. A
+    ``did_you_mean`` parameter (legal orders of a refused meld) adds the ``meld.did_you_mean``
+    sentence, so every refusal that has a suggestion offers it the same way.
     """
     template = catalogue.get(code) or ENGLISH.get(code)
     if template is None:
@@ -129,4 +147,8 @@ def render(code: str, params: Mapping[str, Any], catalogue: Mapping[str, str] = 
     shown = dict(params)
     if "variant" in shown:
         shown["variant"] = VARIANT_NAMES.get(str(shown["variant"]), shown["variant"])
-    return template.format(**shown)
+    text = template.format(**shown)
+    if shown.get("did_you_mean"):
+        hint = catalogue.get("meld.did_you_mean") or ENGLISH["meld.did_you_mean"]
+        text += " " + hint.format(did_you_mean=shown["did_you_mean"])
+    return text
