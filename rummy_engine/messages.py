@@ -16,6 +16,11 @@ ENGLISH: dict[str, str] = {
         "(s h d c or ♠ ♥ ♦ ♣), like 7h, 10s, Qd, A♠; JK is a joker."
     ),
     "notation.no_cards": "No cards were given. Name them like 7h 8h 9h; separate melds with |.",
+    "notation.two_ends": "'{group}' names two ends: a joker goes either low or high.",
+    "notation.end_outside_layoff": (
+        "'{group}': low and high name the end of a table run a joker is added to, as in "
+        "'+3 JK low'; in a new meld the joker's place in the list says what it is."
+    ),
     "hand.missing_card": "You do not hold {card}.",
     "options.unknown": "There is no table option '{key}'. Options: {known}.",
     "options.bad_value": "'{value}' is not a valid value for {key}. Use one of: {allowed}.",
@@ -113,6 +118,7 @@ ENGLISH: dict[str, str] = {
         "Keep a card you can discard: {card} was just taken from the discard pile and cannot be "
         "discarded this turn."
     ),
+    "lay.too_many_ends": "This lay-down names {ends} end(s) for {layoffs} lay-off(s).",
     "lay.no_such_meld": "There is no meld {meld} on the table (melds are numbered 1 to {count}).",
     "simple.all_at_once": (
         "In Simple you lay everything at once to go out: all your cards but one in melds, with at "
@@ -124,6 +130,87 @@ ENGLISH: dict[str, str] = {
         "That set's joker cannot be taken: only the joker of a four-card set can be swapped."
     ),
 }
+
+
+ENGLISH.update(
+    {
+        # positions and snapshots
+        "position.foreign_card": (
+            "{card} ({place}) is not a card of {variant}'s deck ({packs} pack(s), {jokers} "
+            "joker(s))."
+        ),
+        "position.card_twice": "{card} is in two places: {places}.",
+        "position.too_many_copies": (
+            "{card} is named {count} times ({places}), but the deck has {copies} of it."
+        ),
+        "position.missing_cards": (
+            "{count} card(s) are nowhere (name them in a zone, or leave the stock unnamed so it "
+            "holds the rest): {cards}."
+        ),
+        "position.stock_count": (
+            "The stock was given as {given} card(s), but {rest} card(s) are not in a hand, on the "
+            "table or in the discard pile."
+        ),
+        "position.hand_count": "{variant} with {players} players needs {players} hands, not {count}.",
+        "position.no_such_seat": "{what} is seat {seat}, but the seats are 0 to {last}.",
+        "position.phase": (
+            "A position is a moment of a round in play: its phase is 'draw' or 'play', not "
+            "'{phase}'."
+        ),
+        "position.hand_size_unlaid": (
+            "Seat {seat} has laid nothing this round, so it holds {expected} card(s), not {count}."
+        ),
+        "position.hand_size_laid": (
+            "Seat {seat} holds {count} card(s): a seat that has laid cards holds 1 to {most}."
+        ),
+        "position.table_melds": "Table meld {meld} ({cards}): {reason}",
+        "position.table_in_simple": (
+            "In Simple only the player going out lays melds, in that turn: the table is empty, "
+            "or holds the current seat's melds in its play phase."
+        ),
+        "position.owner_not_opened": (
+            "Table meld {meld} belongs to seat {seat}, which has not opened: in {variant} only an "
+            "opened player lays melds."
+        ),
+        "position.no_opening": "{variant} has no opening, so no seat can be 'opened'.",
+        "position.card_not_there": (
+            "The {what} card {card} is neither in seat {seat}'s hand nor on the table."
+        ),
+        "position.turn_card_in_draw": (
+            "It is the draw phase: nothing has been drawn or taken yet this turn, so there is no "
+            "{what} card."
+        ),
+        "position.laid_before_draw": (
+            "In the draw phase the player has laid nothing this turn, so laid_at_turn_start must "
+            "match seat {seat}'s laid flag ({laid})."
+        ),
+        "position.empty_stock": (
+            "Seat {seat} is about to draw from an empty stock: between turns the pile is turned "
+            "over (or the round ends), so give the stock some cards."
+        ),
+        "position.laid_at_start_unlaid": (
+            "laid_at_turn_start says seat {seat} had laid cards before this turn, but it has "
+            "laid nothing this round."
+        ),
+        "position.bar_not_here": "There is no +1 bar in {variant} at this table.",
+        "position.bar_half": "A bar needs both its points and the side (0 or 1) that set it.",
+        "position.bar_low": (
+            "A bar of {bar} is not above the threshold of {threshold}: a bar is an opening's "
+            "value plus one."
+        ),
+        "position.bar_unopened": "Side {side} set the bar, but none of its seats has opened.",
+        "position.score_count": "Scores are kept per side: {sides} of them, not {count}.",
+        "position.score_negative": "Scores are never negative.",
+        "position.score_over_limit": (
+            "A side at {limit} points or more has lost: the game would be over."
+        ),
+        "position.round_or_turn": (
+            "Round {round_no}, turn {turn} cannot be: rounds and turns count from 1 (and Basic "
+            "plays {last} rounds)."
+        ),
+        "position.schema": "This is a position of schema {found}; this engine reads schema {known}.",
+    }
+)
 
 
 VARIANT_NAMES: dict[str, str] = {
