@@ -12,7 +12,7 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummy_engine.actions import (
     Action,
@@ -38,7 +38,8 @@ from rummy_engine.errors import (
 from rummy_engine.melds import End, Meld, extend_meld, make_meld, swap_joker, swap_target
 from rummy_engine.opening import LayContext, check_first_laydown, check_go_out_at_once
 from rummy_engine.rules import DiscardTakeFailure, Rules, Variant
-from rummy_engine.values import basic_value, hand_penalty, opening_value
+from rummy_engine.scoring import round_points
+from rummy_engine.values import opening_value
 
 SCHEMA_VERSION = 1
 
@@ -61,6 +62,14 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "data": self.data, "private": self.private}
+
+
+class Flags(NamedTuple):
+    """A seat's flags for the round, exactly as RULES.md §6.1 defines them."""
+
+    opened: bool  # made a qualifying first lay-down (own opening, or first lay-down when freed)
+    laid_any: bool  # placed at least one card on the table (else the 100 penalty)
+    freed: bool  # 2v2 only: the partner has opened
 
 
 @dataclass(frozen=True)
@@ -426,6 +435,11 @@ class Game:
         partner = self.rules.partner_of(seat)
         return partner is not None and self.opened[partner]
 
+    def flags(self, seat: int) -> Flags:
+        """RULES.md §6.1's flags of ``seat`` this round. Raises :class:`IndexError` for a seat
+        the table does not have."""
+        return Flags(self.opened[seat], self.laid_any[seat], self.is_freed(seat))
+
     def _lay_context(self, seat: int) -> LayContext:
         return LayContext(
             self.rules,
@@ -598,16 +612,11 @@ class Game:
 
     def _end_round(self, winner: int | None, outcome: Outcome) -> list[Event]:
         rules, n = self.rules, self.rules.players
-        penalties = [0] * n
-        points = [0] * rules.sides
-        if winner is not None and rules.is_atlas:
-            for seat in range(n):
-                if rules.side_of(seat) != rules.side_of(winner):
-                    penalties[seat] = hand_penalty(self.hands[seat], self.laid_any[seat], rules)
-                    points[rules.side_of(seat)] += penalties[seat]
-        elif winner is not None:
-            gain = sum(basic_value(c) for s in range(n) if s != winner for c in self.hands[s])
-            points[winner] = gain * (2 if outcome is Outcome.BASIC_RUMMY else 1)
+        penalties, points = (0,) * n, (0,) * rules.sides
+        if winner is not None:
+            rummy = outcome is Outcome.BASIC_RUMMY
+            scored = round_points(self.hands, self.laid_any, winner, rules, rummy=rummy)
+            penalties, points = scored.penalties, scored.points
         self.scores = [a + b for a, b in zip(self.scores, points, strict=True)]
         result = RoundResult(
             self.round_no,
