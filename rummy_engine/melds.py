@@ -381,9 +381,7 @@ def arrangements(cards: Sequence[Card], rules: Rules) -> list[Meld]:
     return _run_arrangements((), naturals, jokers, suit, rules.ace_mode)
 
 
-def extend_meld(
-    meld: Meld, added: Sequence[Card], rules: Rules, end: End | None = None
-) -> Meld:
+def extend_meld(meld: Meld, added: Sequence[Card], rules: Rules, end: End | None = None) -> Meld:
     """Lay off ``added`` on ``meld``: runs grow at their ends, sets up to four different suits.
 
     On a run, jokers first fill the places between the run and the added naturals; a spare joker

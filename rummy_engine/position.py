@@ -106,7 +106,9 @@ class Position:
         game.opened = [s in self.opened for s in range(rules.players)]
         game.laid_any = [s in laid for s in range(rules.players)]
         game.laid_at_turn_start = (
-            game.laid_any[self.current] if self.laid_at_turn_start is None else self.laid_at_turn_start
+            game.laid_any[self.current]
+            if self.laid_at_turn_start is None
+            else self.laid_at_turn_start
         )
         game.taken = self._turn_card("taken", self.taken, hands, melds)
         game.drawn = self._turn_card("drawn", self.drawn, hands, melds) or game.taken
@@ -180,7 +182,10 @@ class Position:
                 melds.append(make_meld(cards, self.rules))
             except InvalidMeld as refusal:
                 raise InvalidPosition(
-                    "position.table_melds", meld=i + 1, cards=format_cards(cards), reason=str(refusal)
+                    "position.table_melds",
+                    meld=i + 1,
+                    cards=format_cards(cards),
+                    reason=str(refusal),
                 ) from refusal
         return melds
 

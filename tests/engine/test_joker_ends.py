@@ -65,7 +65,9 @@ def test_joker_end_decides_the_swap(
     assert events[0].data.get("ends") == ([end.value] if end else None)
     assert not game.can(Swap(0, 0, parse_face(does_not_swap)))
     game.apply(Swap(0, 0, parse_face(swaps_with)))
-    assert format_cards(game.table[0].meld.cards) == table.replace("JK", parse_face(swaps_with).pretty)
+    assert format_cards(game.table[0].meld.cards) == table.replace(
+        "JK", parse_face(swaps_with).pretty
+    )
     assert JOKER in [c.face for c in game.hands[0]]
 
 
