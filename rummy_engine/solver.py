@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -200,11 +200,16 @@ def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
 
 
 def _run_placements(
-    counts: dict[Face, int], jokers: int, rules: Rules
+    counts: dict[Face, int],
+    jokers: int,
+    rules: Rules,
+    stand_ins: Container[Face] | None = None,
 ) -> Iterator[tuple[_Window, tuple[int, ...]]]:
     """Every run the held faces plus ``jokers`` can form: a window and the indexes of its jokers.
 
-    A joker may also stand where a held card fits, since that card may be worth more elsewhere.
+    A joker may also stand where a held card fits, since that card may be worth more elsewhere;
+    with ``stand_ins`` given, only where that card is one of them or lies within one place of
+    an end of the run (:func:`_stand_ins` says why the others are pointless in an opening).
     """
     max_j = min(_max_jokers(rules), jokers)
     zero_jokers = rules.variant is Variant.R71
@@ -234,12 +239,37 @@ def _run_placements(
             if max_j == 0:
                 continue
             gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
-            present = [k for k in range(size) if held >> (low + k + 12) & 1]
+            present = [
+                k
+                for k in range(size)
+                if held >> (low + k + 12) & 1
+                and (stand_ins is None or k <= 1 or k >= size - 2 or window[0][k] in stand_ins)
+            ]
             for extra in range(max(1 - missing, 0), max_j - missing + 1):
                 if not _jokers_ok(size - missing - extra, missing + extra, rules):
                     continue
                 for swapped in itertools.combinations(present, extra):
                     yield window, gaps + swapped
+
+
+def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
+    """For an opening search: the held faces a run's joker may usefully stand in for anywhere in
+    the run, or None when every place must be tried.
+
+    A run whose joker stands where a held card fits only helps if that card goes into another
+    meld; left in hand, the same run holding the card is worth as much (more in R71), is more
+    natural, and keeps the joker, so it is the better opening. With one joker per meld and no
+    wrap, another meld can use the card only if it is held twice, if its rank is held in
+    another suit (a set), or if it lies within one place of an end of the run (another run must
+    reach it through at most one joker). Leaving the other placements out spares the search
+    from proving, state by state, that they never win.
+    """
+    if _max_jokers(rules) != 1 or rules.ace_mode is AceMode.WRAP:
+        return None
+    suits: dict[int, int] = {}
+    for face in counts:
+        suits[face.rank] = suits.get(face.rank, 0) + 1
+    return {f for f, n in counts.items() if n > 1 or suits[f.rank] > 1}
 
 
 def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
@@ -389,20 +419,25 @@ class _Items:
             options = [m | c for m in options for c in choices]
         return options
 
-    def meld_options(self, counts: dict[Face, int], jokers: int, needs: int) -> list[_Option]:
+    def meld_options(
+        self, counts: dict[Face, int], jokers: int, needs: int, opening: bool = False
+    ) -> list[_Option]:
         """Item-level options for new melds; per (items, jokers) only the best placement stays.
 
         Runs are scored straight from their window (masks and values as ints, no Face objects)
         unless they hold the taken card's face, which may give two masks. Only the flags in
-        ``needs`` are kept: the others would just split search states.
+        ``needs`` are kept: the others would just split search states. For an ``opening``, runs
+        whose joker stands in for a held card that no other meld could use are left out (see
+        :func:`_stand_ins`).
         """
         best: dict[tuple[int, int], _Option] = {}
+        stand_ins = _stand_ins(counts, self.rules) if opening else None
         taken_bit = 1 << self.taken_item if self.taken_item >= 0 else 0
         bit, upper = self.bit, self.upper
 
         def add(
             mask: int, used: int, value: int, kind: MeldKind, faces: tuple[Face | None, ...],
-            run: tuple[_Window, tuple[int, ...]] | None = None,
+            run: tuple[_Window, tuple[int, ...]] | None = None, bound: int = -1,
         ) -> None:
             key = (mask, used)
             old = best.get(key)
@@ -416,13 +451,17 @@ class _Items:
                     flags |= _NAT_SET
                 elif not mask & taken_bit:
                     flags |= _NAT_RUN
-            bound = old.bound if old is not None else sum(upper[i] for i in _bits(mask))
+            if old is not None:
+                bound = old.bound
+            elif bound < 0:
+                bound = sum(upper[i] for i in _bits(mask))
             best[key] = _Option(mask, used, value, bound, flags & needs, kind, faces, run)
 
         last: _Window | None = None
         bits: list[int] = []
-        full = total = 0
-        for window, at in _run_placements(counts, jokers, self.rules):
+        ups: list[int] = []
+        full = total = top = 0
+        for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
             _, codes, values, joker_values = window
             if self.taken_code in codes:
                 shape = _run_shape(window, at)
@@ -431,12 +470,14 @@ class _Items:
                 continue
             if window is not last:
                 last, bits = window, [bit.get(c, 0) for c in codes]
-                full, total = sum(bits), sum(values)
-            mask, value = full, total
+                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
+                full, total, top = sum(bits), sum(values), sum(ups)
+            mask, value, bound = full, total, top
             for k in at:
                 mask &= ~bits[k]
                 value += joker_values[k] - values[k]
-            add(mask, len(at), value, MeldKind.RUN, (), (window, at))
+                bound -= ups[k]
+            add(mask, len(at), value, MeldKind.RUN, (), (window, at), bound)
         for shape in _set_shapes(counts, jokers, self.rules):
             for mask in self.masks(shape.codes):
                 add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
@@ -531,7 +572,7 @@ def best_opening(
     if rules.variant is Variant.R71 and not freed and no_jokers:
         jokers = 0  # melds with a joker may not be part of this opening
     needs = _opening_needs(rules, freed, taken)
-    options = items.meld_options(counts, jokers, needs)
+    options = items.meld_options(counts, jokers, needs, opening=True)
 
     # Items that no meld uses always stay in hand: drop them before searching.
     usable = 0
