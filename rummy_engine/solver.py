@@ -156,37 +156,37 @@ def _rank_of(position: int) -> int:
     return (position - 1) % 13 + 1
 
 
-def _windows(mode: AceMode) -> Iterator[tuple[int, int]]:
-    """Every (low, high) position span a run may occupy, by low end then length; 14 = high Ace."""
+@functools.cache
+def _windows(mode: AceMode) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every position span a run may occupy: each low end with its high ends, shortest first;
+    position 14 is a high Ace."""
     if mode is AceMode.WRAP:
-        for low in range(1, 14):
-            for high in range(low + 2, low + MAX_RUN):
-                yield low, high
-        return
+        return tuple((low, tuple(range(low + 2, low + MAX_RUN))) for low in range(1, 14))
     top = HIGH_ACE if mode is AceMode.LOW_HIGH else 13
-    for low in range(1, top - 1):
-        for high in range(low + 2, min(low + MAX_RUN - 1, top) + 1):
-            yield low, high
+    return tuple(
+        (low, tuple(range(low + 2, min(low + MAX_RUN - 1, top) + 1))) for low in range(1, top - 1)
+    )
 
 
-_Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 @functools.cache
 def _window(suit: Suit, low: int, high: int, zero_jokers: bool, ace: AceOpeningValue) -> _Window:
-    """Faces, codes, card values and joker values of the run on positions low..high (cached)."""
+    """Faces, codes, card values, joker values and positions of the run on low..high (cached)."""
     faces, values = [], []
     for i, pos in enumerate(range(low, high + 1)):
         rank = _rank_of(pos)
         faces.append(Face(rank, suit))
         values.append(_card_value(rank, pos == HIGH_ACE or (rank == ACE and i > 0), ace))
     joker_values = [0] * len(values) if zero_jokers else values
-    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values)
+    positions = tuple(range(low, high + 1))
+    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values), positions
 
 
 def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
     """The run of ``window`` with jokers at the given indexes."""
-    faces, codes, values, joker_values = window
+    faces, codes, values, joker_values, _ = window
     if not joker_at:
         return _Shape(MeldKind.RUN, faces, sum(values), faces, codes, 0)
     slots = list[Face | None](faces)
@@ -214,42 +214,45 @@ def _run_placements(
     max_j = min(_max_jokers(rules), jokers)
     zero_jokers = rules.variant is Variant.R71
     ace = rules.options.ace_opening_value
-    windows = list(_windows(rules.ace_mode))
+    windows = _windows(rules.ace_mode)
+    reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
+    ranks: dict[Suit, set[int]] = {}
+    for face in counts:
+        assert face.suit is not None
+        ranks.setdefault(face.suit, set()).add(face.rank)
     for suit in Suit:
-        ranks = {f.rank for f in counts if f.suit is suit}
-        if len(ranks) < 2:
+        if len(ranks.get(suit, ())) < 2:
             continue
         held = 0  # positions (as bits) whose rank is held; positions run up to 26 in wrap mode
-        for pos in range(-12, 27):
-            if _rank_of(pos) in ranks:
-                held |= 1 << (pos + 12)
-        dead_low = 0  # a low end whose shorter window already missed too many cards
-        for low, high in windows:
-            if low == dead_low:
-                continue
-            span = ((1 << (high - low + 1)) - 1) << (low + 12)
-            missing = (span & ~held).bit_count()
-            if missing > max_j:
-                dead_low = low  # longer windows from the same low end only miss more
-                continue
-            size = high - low + 1
-            window = _window(suit, low, high, zero_jokers, ace)
-            if missing == 0 and _jokers_ok(size, 0, rules):
-                yield window, ()
-            if max_j == 0:
-                continue
-            gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
-            present = [
-                k
-                for k in range(size)
-                if held >> (low + k + 12) & 1
-                and (stand_ins is None or k <= 1 or k >= size - 2 or window[0][k] in stand_ins)
-            ]
-            for extra in range(max(1 - missing, 0), max_j - missing + 1):
-                if not _jokers_ok(size - missing - extra, missing + extra, rules):
+        for rank in ranks[suit]:
+            held |= (1 << rank) | (1 << (rank + 13)) | (1 << (rank + 26))
+        held >>= 1  # bit p + 12 stands for position p (-12 .. 26), whose rank is (p - 1) % 13 + 1
+        for low, highs in windows:
+            if not held >> (low + 12) & reach:
+                continue  # ...starts no run at all
+            for high in highs:
+                span = ((1 << (high - low + 1)) - 1) << (low + 12)
+                missing = (span & ~held).bit_count()
+                if missing > max_j:
+                    break  # longer windows from the same low end only miss more
+                size = high - low + 1
+                window = _window(suit, low, high, zero_jokers, ace)
+                if missing == 0 and _jokers_ok(size, 0, rules):
+                    yield window, ()
+                if max_j == 0:
                     continue
-                for swapped in itertools.combinations(present, extra):
-                    yield window, gaps + swapped
+                gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
+                present = [
+                    k
+                    for k in range(size)
+                    if held >> (low + k + 12) & 1
+                    and (stand_ins is None or k <= 1 or k >= size - 2 or window[0][k] in stand_ins)
+                ]
+                for extra in range(max(1 - missing, 0), max_j - missing + 1):
+                    if not _jokers_ok(size - missing - extra, missing + extra, rules):
+                        continue
+                    for swapped in itertools.combinations(present, extra):
+                        yield window, gaps + swapped
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
@@ -462,7 +465,7 @@ class _Items:
         ups: list[int] = []
         full = total = top = 0
         for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
-            _, codes, values, joker_values = window
+            _, codes, values, joker_values, _ = window
             if self.taken_code in codes:
                 shape = _run_shape(window, at)
                 for mask in self.masks(shape.codes):
@@ -502,7 +505,9 @@ class _Items:
         for opt in chosen:
             naturals = [pools[i].pop(0) for i in _bits(opt.mask)]
             used_jokers = [jokers.pop(0) for _ in range(opt.jokers)]
-            if opt.table is None:
+            if opt.run is not None and self.rules.ace_mode is not AceMode.WRAP:
+                melds.append(_run_meld(opt.run, naturals, used_jokers))
+            elif opt.table is None:
                 shape = _shape(opt.kind, opt.slots, opt.value)
                 melds.append(_build(shape, naturals, used_jokers, self.rules))
             else:
@@ -511,6 +516,19 @@ class _Items:
                 layoffs.append((opt.table, (*naturals, *used_jokers)))
         layoffs.sort(key=lambda lo: lo[0])
         return melds, layoffs
+
+
+def _run_meld(
+    run: tuple[_Window, tuple[int, ...]], naturals: Sequence[Card], jokers: Sequence[Card]
+) -> Meld:
+    """The run of a window straight from its faces and positions: what ``make_meld`` would
+    build from these cards in this order (outside ``wrap`` mode, where a position is unique),
+    without checking again what the window already guarantees."""
+    (faces, _, _, _, positions), at = run
+    by_face = {c.face: c for c in naturals}
+    spare = iter(jokers)
+    cards = tuple(next(spare) if k in at else by_face[f] for k, f in enumerate(faces))
+    return Meld(MeldKind.RUN, cards, faces, positions)
 
 
 def _bits(mask: int) -> Iterator[int]:
