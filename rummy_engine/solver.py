@@ -45,7 +45,7 @@ from rummy_engine.rules import (
     Rules,
     Variant,
 )
-from rummy_engine.values import basic_value, opening_value, penalty_value
+from rummy_engine.values import basic_value, penalty_value
 
 __all__ = [
     "GoOutPlan",
@@ -114,8 +114,7 @@ def _shape(kind: MeldKind, slots: tuple[Face | None, ...], value: int) -> _Shape
 
 
 def _code(face: Face) -> int:
-    assert face.suit is not None
-    return face.suit.index * 16 + face.rank
+    return _SUIT_INDEX[face.suit] * 16 + face.rank
 
 
 def _max_jokers(rules: Rules) -> int:
@@ -303,10 +302,11 @@ def _face_counts(cards: Sequence[Card]) -> tuple[dict[Face, int], int]:
     counts: dict[Face, int] = {}
     jokers = 0
     for card in cards:
-        if card.is_joker:
-            jokers += 1
+        if card.rank:
+            face = card.face
+            counts[face] = counts.get(face, 0) + 1
         else:
-            counts[card.face] = counts.get(card.face, 0) + 1
+            jokers += 1
     return counts, jokers
 
 
@@ -317,7 +317,10 @@ def _sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 
 def _card_order(card: Card) -> tuple[int, int, int]:
-    return (card.suit.index if card.suit else 4, card.rank, card.copy)
+    return (_SUIT_INDEX.get(card.suit, 4), card.rank, card.copy)
+
+
+_SUIT_INDEX: dict[Suit | None, int] = {suit: suit.index for suit in Suit}
 
 
 def _build(shape: _Shape, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
@@ -377,17 +380,18 @@ class _Items:
         self.index: dict[Face, int] = {}  # face -> item of the copies other than the taken card
         self.taken_item = -1
         for card in cards:
-            if card.is_joker:
+            if not card.rank:  # a joker
                 continue
-            if card == taken:
+            face = card.face
+            if taken is not None and card == taken:
                 self.taken_item = len(self.faces)
-                self.faces.append(card.face)
+                self.faces.append(face)
                 self.cards.append([card])
                 continue
-            i = self.index.get(card.face)
+            i = self.index.get(face)
             if i is None:
-                self.index[card.face] = len(self.faces)
-                self.faces.append(card.face)
+                self.index[face] = len(self.faces)
+                self.faces.append(face)
                 self.cards.append([card])
             else:
                 self.cards[i].append(card)
@@ -628,12 +632,18 @@ def best_opening(
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        if not ones:
+        while ones:
+            low = ones & -ones
+            item = low.bit_length() - 1
+            if rows[item]:
+                break
+            # No meld starts here: the card stays in hand, there is nothing to choose.
+            rest -= upper[item] * (2 if twos & low else 1)
+            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+        else:
             if jokers:
                 flags |= _LEFT
             return 0 if flags & needs == needs else _NEG
-        low = ones & -ones
-        item = low.bit_length() - 1
         if needs & ~(flags | reachable[item] | _LEFT):
             return _NEG
         key = (ones, twos, jokers, flags)
@@ -679,6 +689,10 @@ def best_opening(
         return None
     chosen: list[_Option] = []
     while ones:
+        low = ones & -ones
+        if not rows[low.bit_length() - 1]:
+            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+            continue
         entry = memo.get((ones, twos, jokers, flags))
         assert entry is not None and entry[1]
         step = entry[2]
@@ -690,7 +704,8 @@ def best_opening(
             ones, twos = _remove(ones, twos, step.mask)
             jokers, flags = jokers - step.jokers, flags | step.flags
     melds, _ = items.realise(chosen)
-    return Opening(tuple(melds), opening_value(melds, rules))
+    # Each option's value is its meld's opening value (values.py's table, scored per window).
+    return Opening(tuple(melds), sum(opt.value for opt in chosen))
 
 
 # ---------------------------------------------------------------------------------------------
