@@ -555,8 +555,10 @@ def _items_value(items: _Items, ones: int, twos: int) -> int:
 # Best opening
 
 
-def _opening_needs(rules: Rules, freed: bool, taken: Card | None) -> int:
-    needs = _LEFT | _MELD
+def _opening_needs(rules: Rules, freed: bool, taken: Card | None, threshold: int) -> int:
+    # Any value above 0 takes a meld, so only a freed partner (no threshold) needs _MELD; not
+    # tracking it otherwise keeps search states from splitting on it.
+    needs = _LEFT | (_MELD if freed or threshold <= 0 else 0)
     if taken is not None and rules.must_use_discard:
         needs |= _TAKEN
     if rules.variant is Variant.R71:
@@ -593,7 +595,7 @@ def best_opening(
     no_jokers = rules.options.r71_joker_in_opening is R71JokerInOpening.FORBIDDEN
     if rules.variant is Variant.R71 and not freed and no_jokers:
         jokers = 0  # melds with a joker may not be part of this opening
-    needs = _opening_needs(rules, freed, taken)
+    needs = _opening_needs(rules, freed, taken, threshold)
     options = items.meld_options(counts, jokers, needs, opening=True)
 
     # Items that no meld uses always stay in hand: drop them before searching.
@@ -619,11 +621,15 @@ def best_opening(
     rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
     upper = items.upper
 
+    # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
+    unkept = min(cheapest, joker_value)
+
     def ceiling(rest: int, jokers: int, flags: int) -> int:
-        """What can still be gained at most: every card held, less one if none is left yet."""
+        """What can still be gained at most: every card held, less one if none is left yet.
+        (Written out again in search's loop, where a call per option costs too much.)"""
         top = rest + jokers * joker_value
         if not flags & _LEFT:
-            top -= min(cheapest, joker_value) if jokers else cheapest
+            top -= unkept if jokers else cheapest
         return top
 
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
@@ -656,12 +662,20 @@ def best_opening(
                 continue
             target = (need if need > best else best + 1) - value
             left = jokers - used
-            top = ceiling(rest - drop, left, flags | earned)
+            top = rest - drop + left * joker_value
+            if not (flags | earned) & _LEFT:
+                top -= unkept if left else cheapest
             if top < target:
                 got = top
             else:
-                n_ones, n_twos = _remove(ones, twos, mask)
-                got = search(n_ones, n_twos, left, flags | earned, rest - drop, target)
+                got = search(
+                    (ones & ~mask) | (twos & mask),  # one copy of each item in mask taken
+                    twos & ~mask,
+                    left,
+                    flags | earned,
+                    rest - drop,
+                    target,
+                )
             if got >= target:
                 best, choice = got + value, opt
             elif got + value > bound:
