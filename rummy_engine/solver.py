@@ -490,14 +490,16 @@ class _Items:
                 add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
         return list(best.values())
 
-    def by_low(self, options: Sequence[_Option]) -> list[list[_Option]]:
-        """Options indexed by their lowest item, biggest first (good solutions early)."""
+    def by_low(self, options: Sequence[_Option], ordered: bool = True) -> list[list[_Option]]:
+        """Options indexed by their lowest item, biggest first (good solutions early) unless the
+        caller orders them itself."""
         table: list[list[_Option]] = [[] for _ in self.faces]
         for opt in options:
             if opt.mask:
                 table[(opt.mask & -opt.mask).bit_length() - 1].append(opt)
-        for row in table:
-            row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
+        if ordered:
+            for row in table:
+                row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
         return table
 
     def realise(self, chosen: Sequence[_Option]) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
@@ -604,7 +606,7 @@ def best_opening(
         usable |= opt.mask
     ones, twos = items.ones & usable, items.twos & usable
     flags = _LEFT if (items.ones & ~usable) else 0
-    by_low = items.by_low(options)
+    by_low = items.by_low(options, ordered=False)
     ace = _card_value(ACE, True, rules.options.ace_opening_value)
     joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
     # Something must stay in hand, so until something has, the bound loses the cheapest card.
@@ -618,6 +620,11 @@ def best_opening(
             reachable[i] |= opt.flags
     memo: dict[tuple[int, int, int, int], tuple[int, bool, _Option | None]] = {}
 
+    # Options that lose least against the bound come first (then the most valuable): a best
+    # opening found early makes the bound prune the rest, and when the bound is reached
+    # exactly, a lossless path reaches it at once.
+    for row in by_low:
+        row.sort(key=lambda o: (o.bound + o.jokers * joker_value - o.value, -o.value))
     rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
     upper = items.upper
 
