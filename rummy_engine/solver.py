@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 HIGH_ACE = 14
+_SCARCE = 4  # a card placed by at most this many options is checked at every step of a cover
 _NEG = -(10**9)
 
 # Flags a set of melds may earn; the searches carry them as a bitmask.
@@ -744,13 +745,14 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
     held = set(items.index) | ({items.faces[items.taken_item]} if items.taken_item >= 0 else set())
     for t, meld in enumerate(table):
         naturals = sum(not c.is_joker for c in meld.cards)
+        on_meld = meld.jokers
         max_j = 0
         for j in range(1, min(_max_jokers(rules), len(items.jokers)) + 1):
-            if _jokers_ok(naturals + 1, meld.jokers + j, rules):
+            if _jokers_ok(naturals + 1, on_meld + j, rules):
                 max_j = j
         room = 0
         for j in range(1, max_j + 1):
-            if _jokers_ok(naturals, meld.jokers + j, rules) and can_extend(meld, items.jokers[:j], rules):
+            if _jokers_ok(naturals, on_meld + j, rules) and can_extend(meld, items.jokers[:j], rules):
                 room = j
         joker_room.append(room)
         seen: set[tuple[int, int]] = set()
@@ -761,7 +763,7 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
                 for swapped in itertools.combinations(present, extra):
                     at = set(missing).union(swapped)
                     added = [f for k, f in enumerate(faces) if k not in at]
-                    if not added or not _jokers_ok(naturals + len(added), meld.jokers + len(at), rules):
+                    if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
                         continue
                     for mask in items.masks([_code(f) for f in added]):
                         if (mask, len(at)) in seen:
@@ -867,6 +869,19 @@ def going_out(
             reachable[i] |= opt.flags
     if needs & ~reachable[0]:
         return None
+    # Cards that few options can place are checked at every step: once a cover has used up
+    # every way to place one of them, it fails there, not after placing all the other cards.
+    counted = [0] * (_SCARCE + 1)  # counted[k]: items in more than k options (saturating)
+    for opt in options:
+        for k in range(_SCARCE, 0, -1):
+            counted[k] |= counted[k - 1] & opt.mask
+        counted[0] |= opt.mask
+    few = counted[0] & ~counted[_SCARCE]
+    holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
+    for opt in options:
+        for i in _bits(opt.mask & few):
+            holders[i].append(opt)
+    scarce = [(1 << i, opts) for i, opts in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
     path: list[_Option] = []
 
@@ -891,6 +906,15 @@ def going_out(
         key = (ones, twos, jokers, used, flags)
         if key in failed:
             return False
+        for bit, opts in scarce:
+            if ones & bit and not any(
+                o.mask & ones == o.mask
+                and o.jokers <= jokers
+                and (o.table is None or not used >> o.table & 1)
+                for o in opts
+            ):
+                failed.add(key)
+                return False
         for opt in by_low[(low).bit_length() - 1]:
             if opt.mask & ones != opt.mask or opt.jokers > jokers:
                 continue
