@@ -58,7 +58,6 @@ __all__ = [
 ]
 
 HIGH_ACE = 14
-_SCARCE = 4  # a card placed by at most this many options is checked at every step of a cover
 _NEG = -(10**9)
 
 # Flags a set of melds may earn; the searches carry them as a bitmask.
@@ -756,12 +755,17 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
                 room = j
         joker_room.append(room)
         seen: set[tuple[int, int]] = set()
-        for faces in _additions(meld, held, max_j, rules):
+        for faces, below in _additions(meld, held, max_j, rules):
             missing = [k for k, f in enumerate(faces) if f not in held]
             present = [k for k, f in enumerate(faces) if f in held]
+            # Natural cards that make runs of their own on each side they extend (none, or 3+)
+            # are better laid as those runs: the same cards placed, the table meld still free.
+            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(faces) - below))
             for extra in range(max_j - len(missing) + 1):
                 for swapped in itertools.combinations(present, extra):
                     at = set(missing).union(swapped)
+                    if own_runs and not at:
+                        continue
                     added = [f for k, f in enumerate(faces) if k not in at]
                     if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
                         continue
@@ -774,8 +778,11 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
     return options, joker_room
 
 
-def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterator[tuple[Face, ...]]:
-    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``."""
+def _additions(
+    meld: Meld, held: set[Face], max_j: int, rules: Rules
+) -> Iterator[tuple[tuple[Face, ...], int]]:
+    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``,
+    each with how many of its faces go below a run (0 for a set)."""
     if meld.is_set:
         suits = {f.suit for f in meld.stands_for if f.suit is not None}
         missing = [Face(meld.rank, s) for s in Suit if s not in suits]
@@ -783,7 +790,7 @@ def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterato
         for size in range(1, room + 1):
             for group in itertools.combinations(missing, size):
                 if sum(f not in held for f in group) <= max_j:
-                    yield group
+                    yield group, 0
         return
     suit = meld.suit
     assert suit is not None
@@ -812,7 +819,7 @@ def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterato
                 if lacking > max_j:
                     break
             if below + above:
-                yield (*below_faces, *above_faces)
+                yield (*below_faces, *above_faces), below
 
 
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
@@ -871,12 +878,14 @@ def going_out(
         return None
     # Cards that few options can place are checked at every step: once a cover has used up
     # every way to place one of them, it fails there, not after placing all the other cards.
-    counted = [0] * (_SCARCE + 1)  # counted[k]: items in more than k options (saturating)
+    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
     for opt in options:
-        for k in range(_SCARCE, 0, -1):
-            counted[k] |= counted[k - 1] & opt.mask
-        counted[0] |= opt.mask
-    few = counted[0] & ~counted[_SCARCE]
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+    few = once & ~more  # placed by one to three options
     holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
     for opt in options:
         for i in _bits(opt.mask & few):
