@@ -255,8 +255,9 @@ def _run_placements(
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
-    """For an opening search: the held faces a run's joker may usefully stand in for anywhere in
-    the run, or None when every place must be tried.
+    """The held faces a run's joker may usefully stand in for anywhere in the run when looking
+    for an opening (or, with a discardable joker, a way to go out); None when every place must
+    be tried.
 
     A run whose joker stands where a held card fits only helps if that card goes into another
     meld; left in hand, the same run holding the card is worth as much (more in R71), is more
@@ -427,18 +428,20 @@ class _Items:
         return options
 
     def meld_options(
-        self, counts: dict[Face, int], jokers: int, needs: int, opening: bool = False
+        self,
+        counts: dict[Face, int],
+        jokers: int,
+        needs: int,
+        stand_ins: Container[Face] | None = None,
     ) -> list[_Option]:
         """Item-level options for new melds; per (items, jokers) only the best placement stays.
 
         Runs are scored straight from their window (masks and values as ints, no Face objects)
         unless they hold the taken card's face, which may give two masks. Only the flags in
-        ``needs`` are kept: the others would just split search states. For an ``opening``, runs
-        whose joker stands in for a held card that no other meld could use are left out (see
-        :func:`_stand_ins`).
+        ``needs`` are kept: the others would just split search states. ``stand_ins`` limits
+        where a run's joker may stand in for a held card (:func:`_stand_ins`).
         """
         best: dict[tuple[int, int], _Option] = {}
-        stand_ins = _stand_ins(counts, self.rules) if opening else None
         taken_bit = 1 << self.taken_item if self.taken_item >= 0 else 0
         bit, upper = self.bit, self.upper
 
@@ -598,7 +601,7 @@ def best_opening(
     if rules.variant is Variant.R71 and not freed and no_jokers:
         jokers = 0  # melds with a joker may not be part of this opening
     needs = _opening_needs(rules, freed, taken, threshold)
-    options = items.meld_options(counts, jokers, needs, opening=True)
+    options = items.meld_options(counts, jokers, needs, _stand_ins(counts, rules))
 
     # Items that no meld uses always stay in hand: drop them before searching.
     usable = 0
@@ -859,12 +862,25 @@ def going_out(
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
     needs = _go_out_needs(rules, opened, freed)
-    options = items.meld_options(counts, jokers, needs)
     layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
     joker_room = [0] * len(table)
+    layoffs: list[_Option] = []
     if layoffs_allowed:
-        extra, joker_room = _layoff_options(items, table, rules)
-        options += extra
+        layoffs, joker_room = _layoff_options(items, table, rules)
+    # A run whose joker stands in for a held card that nothing else can take (no other meld of
+    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
+    # instead (tried first: it costs more) does as well, so where a joker may be the last
+    # discard such runs need not be tried.
+    stand_ins = None
+    if (
+        rules.options.joker_discard_allowed
+        and rules.options.joker_final_discard_allowed
+        and not items.taken_joker
+    ):
+        stand_ins = _stand_ins(counts, rules)
+        if stand_ins is not None:
+            stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
+    options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     by_low = items.by_low(options)
     coverable = 0
     for opt in options:
