@@ -17,7 +17,12 @@ How the search works, and why it is fast enough in pure Python:
   item it is, or leave it in hand), which enumerates every disjoint choice exactly once, and they
   memoise on the remaining multiset. The opening search is a branch-and-bound on top of that:
   the value of what is still in hand bounds what can still be gained, and a state that could not
-  beat a target is remembered with that upper bound.
+  beat a target is remembered with that upper bound. Its options are tried least-loss-against-
+  the-bound first, so a best opening is found early and, when it reaches the bound, at once.
+* Options that can never be part of the answer are not generated: a run whose joker stands in
+  for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
+  of natural cards that make runs of their own. Going out also fails a cover as soon as a card
+  that few options place has none left.
 """
 
 from __future__ import annotations
