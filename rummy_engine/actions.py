@@ -182,7 +182,7 @@ def parse_lay(seat: int, text: str) -> Lay:
 
 
 def format_lay(lay: Lay) -> str:
-    """The text :func:`parse_lay` reads back into ``lay`` (seat aside)."""
+    """The text :func:`parse_lay` reads back into ``lay`` (seat aside). Raises nothing."""
     groups = [" ".join(_faces(m)) for m in lay.melds]
     for k, (index, faces) in enumerate(lay.layoffs):
         end = lay.end_of(k)

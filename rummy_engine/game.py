@@ -431,6 +431,7 @@ class Game:
 
         What it changes only matters while ``seat`` has not opened: its first lay-down then
         needs no threshold (Rummy 71: only a natural run). An opened player may be freed too.
+        Raises nothing; false in 1v1 and Basic, which have no partners.
         """
         partner = self.rules.partner_of(seat)
         return partner is not None and self.opened[partner]

@@ -362,8 +362,8 @@ def arrangements(cards: Sequence[Card], rules: Rules) -> list[Meld]:
 
     A set has one arrangement (the order of a set changes nothing); a run has one per place its
     spare jokers can take (a joker beside ``Q♥ K♥`` is J♥ low or A♥ high), the all-high one
-    first. Empty when the cards form no meld in any order. A UI lays the only arrangement
-    directly and asks the player when there are several.
+    first. Empty when the cards form no meld in any order (it raises nothing). A UI lays the
+    only arrangement directly and asks the player when there are several.
     """
     try:
         if len(cards) < 3:
@@ -406,7 +406,7 @@ def layoff_ends(meld: Meld, added: Sequence[Card], rules: Rules) -> list[End]:
 
     Two ends mean the player must choose (the choice decides which card can swap the joker
     later); one or none mean there is nothing to ask. Sets and lay-offs without a spare joker
-    give none.
+    give none. Raises nothing (cards that cannot extend the meld give no end).
     """
     if meld.is_set or not any(c.is_joker for c in added):
         return []
