@@ -250,13 +250,20 @@ def _run_placements(
                     k
                     for k in range(size)
                     if held >> (low + k + 12) & 1
-                    and (stand_ins is None or k <= 1 or k >= size - 2 or window[0][k] in stand_ins)
+                    and (stand_ins is None or _may_stand_in(window[0], k, stand_ins))
                 ]
                 for extra in range(max(1 - missing, 0), max_j - missing + 1):
                     if not _jokers_ok(size - missing - extra, missing + extra, rules):
                         continue
                     for swapped in itertools.combinations(present, extra):
                         yield window, gaps + swapped
+
+
+def _may_stand_in(line: Sequence[Face], k: int, stand_ins: Container[Face]) -> bool:
+    """Whether a joker may stand at ``line[k]`` (a held card) under :func:`_stand_ins`' rule:
+    another meld can reach that card only from beyond the line's end through at most one
+    joker, or through a card near it that is held twice (or a set of its rank)."""
+    return k <= 1 or k >= len(line) - 2 or any(f in stand_ins for f in line[max(0, k - 2) : k + 3])
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
@@ -267,10 +274,12 @@ def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
     A run whose joker stands where a held card fits only helps if that card goes into another
     meld; left in hand, the same run holding the card is worth as much (more in R71), is more
     natural, and keeps the joker, so it is the better opening. With one joker per meld and no
-    wrap, another meld can use the card only if it is held twice, if its rank is held in
-    another suit (a set), or if it lies within one place of an end of the run (another run must
-    reach it through at most one joker). Leaving the other placements out spares the search
-    from proving, state by state, that they never win.
+    wrap, another meld can use the card only if its rank is held in another suit (a set), or
+    through a run that holds it and another natural card: at most two places away (one joker
+    between), so beyond the first run's end if the card is within one place of it, or a second
+    copy of itself or of a card at most two places away. These faces (held twice, or whose rank
+    is held in another suit) are returned; :func:`_may_stand_in` applies the rule. Leaving the
+    other placements out spares the search from proving, state by state, that they never win.
     """
     if _max_jokers(rules) != 1 or rules.ace_mode is AceMode.WRAP:
         return None
@@ -867,11 +876,6 @@ def going_out(
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
     needs = _go_out_needs(rules, opened, freed)
-    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
-    joker_room = [0] * len(table)
-    layoffs: list[_Option] = []
-    if layoffs_allowed:
-        layoffs, joker_room = _layoff_options(items, table, rules)
     # A run whose joker stands in for a held card that nothing else can take (no other meld of
     # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
     # instead (tried first: it costs more) does as well, so where a joker may be the last
@@ -883,7 +887,12 @@ def going_out(
         and not items.taken_joker
     ):
         stand_ins = _stand_ins(counts, rules)
-        if stand_ins is not None:
+    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
+    joker_room = [0] * len(table)
+    layoffs: list[_Option] = []
+    if layoffs_allowed:
+        layoffs, joker_room = _layoff_options(items, table, rules)
+        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
             stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     by_low = items.by_low(options)
