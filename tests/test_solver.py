@@ -592,3 +592,29 @@ def test_suits_are_all_generated() -> None:
     found = find_melds(hand, R51)
     assert {m.suit for m in found if m.is_run} == set(Suit)
     assert {m.kind for m in found} == {MeldKind.RUN, MeldKind.SET}
+
+
+@st.composite
+def dense_hands(draw: st.DrawFn) -> list[Card]:
+    """Up to 15 cards (10 or more when the band allows) from one to three suits over a band of
+    ranks, both copies in play, plus up to three jokers: the hands where runs overlap and a
+    joker may stand in for a held card."""
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=3, unique=True))
+    low = draw(st.integers(1, 10))
+    high = min(13, low + draw(st.integers(3, 6)))
+    pool = [Card(rank, suit, copy) for suit in suits for rank in range(low, high + 1) for copy in (0, 1)]
+    size = draw(st.integers(min(10, len(pool)), min(15, len(pool))))
+    naturals = draw(st.permutations(pool))[:size]
+    jokers = draw(st.sampled_from([0, 1, 2, 3, 3]))
+    return [*naturals, *(Card(0, None, n) for n in range(jokers))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=dense_hands(), threshold=st.sampled_from([1, 51]))
+def test_best_opening_matches_the_benchmarks_exact_program(hand: list[Card], threshold: int) -> None:
+    """Large dense hands against bench_solver's exact dynamic program (R51, default options):
+    the search's pruning of joker placements must never lose the best opening."""
+    from benchmarks.bench_solver import reference_opening_value
+
+    opening = best_opening(hand, R51, threshold)
+    assert (opening.value if opening else None) == reference_opening_value(hand, R51, threshold)
