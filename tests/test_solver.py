@@ -196,6 +196,16 @@ def test_joker_stands_in_for_a_held_card() -> None:
     assert_valid_plan(plan, hand, R71, [], opened=False)
 
 
+def test_joker_stands_in_beside_a_doubled_card() -> None:
+    """The best opening lays 9♠ JK J♠ Q♠ K♠ and 9♠ 10♠ JK Q♠ K♠: the joker stands for the 10♠
+    that the second run holds, reached through the second 9♠ (found by comparing the solver
+    with bench_solver's exact dynamic program on random dense hands)."""
+    hand = cards("Js 10s Qd Qd 9s Qs Ks Ks Kd Qs 9s JK JK JK")
+    opening = best_opening(hand, R51, 51)
+    assert opening is not None and opening.value == 129
+    assert_valid_opening(opening, hand, R51, 51)
+
+
 def test_g07_simple_going_out() -> None:
     hand = cards("5h 6h 7h 4s 4h 4d 9c 9d 9s Jd Qd Kd Ad 8c")
     plan = going_out(hand, SIMPLE, [], opened=False)
@@ -582,3 +592,29 @@ def test_suits_are_all_generated() -> None:
     found = find_melds(hand, R51)
     assert {m.suit for m in found if m.is_run} == set(Suit)
     assert {m.kind for m in found} == {MeldKind.RUN, MeldKind.SET}
+
+
+@st.composite
+def dense_hands(draw: st.DrawFn) -> list[Card]:
+    """Up to 15 cards (10 or more when the band allows) from one to three suits over a band of
+    ranks, both copies in play, plus up to three jokers: the hands where runs overlap and a
+    joker may stand in for a held card."""
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=3, unique=True))
+    low = draw(st.integers(1, 10))
+    high = min(13, low + draw(st.integers(3, 6)))
+    pool = [Card(rank, suit, copy) for suit in suits for rank in range(low, high + 1) for copy in (0, 1)]
+    size = draw(st.integers(min(10, len(pool)), min(15, len(pool))))
+    naturals = draw(st.permutations(pool))[:size]
+    jokers = draw(st.sampled_from([0, 1, 2, 3, 3]))
+    return [*naturals, *(Card(0, None, n) for n in range(jokers))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=dense_hands(), threshold=st.sampled_from([1, 51]))
+def test_best_opening_matches_the_benchmarks_exact_program(hand: list[Card], threshold: int) -> None:
+    """Large dense hands against bench_solver's exact dynamic program (R51, default options):
+    the search's pruning of joker placements must never lose the best opening."""
+    from benchmarks.bench_solver import reference_opening_value
+
+    opening = best_opening(hand, R51, threshold)
+    assert (opening.value if opening else None) == reference_opening_value(hand, R51, threshold)
