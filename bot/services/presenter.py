@@ -456,7 +456,7 @@ def _describe_lay(player: str, data: Mapping[str, Any], locale: str) -> list[str
     if data["melds"]:
         melds = " | ".join(" ".join(_pretty(c) for c in meld) for meld in data["melds"])
         lines.append(t("move.laid", locale, player=player, melds=melds))
-    if data.get("opening_value"):
+    if data.get("opened") and data.get("opening_value"):
         lines.append(t("move.opened", locale, player=player, value=data["opening_value"]))
     for index, cards in data["layoffs"]:
         lines.append(

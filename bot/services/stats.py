@@ -129,8 +129,8 @@ def finished_from_table(
                 continue
             if event.get("kind") == "resigned":
                 forfeits.add(int(seat))
-            elif event.get("kind") == "laid":
-                value = int(event.get("data", {}).get("opening_value") or 0)
+            elif event.get("kind") == "laid" and event.get("data", {}).get("opened"):
+                value = int(event["data"].get("opening_value") or 0)
                 openings[int(seat)] = max(openings.get(int(seat), 0), value)
     record = table.record
     started = moves[0].created_at if moves else record.created_at

@@ -44,7 +44,10 @@ def _params(params: dict[str, Any]) -> dict[str, Any]:
 
 def refusal_sentence(error: RuleViolation, locale: str) -> str:
     """A refusal in the player's words, with its follow-up sentence if it has one."""
-    text = t(error.code, locale, **_params(error.params))
+    params = _params(error.params)
+    text = t(error.code, locale, **params)
+    if params.get("did_you_mean"):
+        text += " " + t("meld.did_you_mean", locale, did_you_mean=params["did_you_mean"])
     then = getattr(error, "then", None)
     if then:
         code, params = then

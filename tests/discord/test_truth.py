@@ -296,3 +296,10 @@ async def test_discord_errors_only_delay_what_players_see(world: World) -> None:
     await world.env.advance_time(60)
     (healed,) = [m for m in world.public_messages() if m.id == table_message.id]
     assert f"<@{bob.user.id}> to play: draw a card." in healed.content
+
+
+async def test_a_meld_out_of_order_is_refused_with_the_legal_order(world: World) -> None:
+    await scripted(world, "r51", "1v1", R51_HANDS)
+    alice = world.players[0]
+    refused = await alice.slash(world.channel, "rummy lay", melds="Kh Jh Qh")
+    assert "Did you mean J♥ Q♥ K♥?" in refused.response.content, refused.response.content
