@@ -8,6 +8,7 @@ creating a Discord application, and the strength benchmark plays its games throu
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import statistics
@@ -20,7 +21,18 @@ from typing import TextIO
 
 from bot import render
 from bot.i18n import t
-from rummy_engine import Action, Game, Lay, Phase, Rules, StartRound, Swap, Variant, player_view
+from rummy_engine import (
+    Action,
+    Game,
+    Lay,
+    Phase,
+    Rules,
+    RuleViolation,
+    StartRound,
+    Swap,
+    Variant,
+    player_view,
+)
 from rummy_engine.ai import Strength
 from rummy_engine.strategy import choose_action
 
@@ -228,6 +240,26 @@ def _hand_scene(game: Game, seat: int, name: str) -> render.HandScene:
     )
 
 
+def _round_end_scene(game: Game, names: Sequence[str]) -> render.RoundEndScene:
+    """Every hand and penalty of the round just played (public once the round is over)."""
+    rules, result = game.rules, game.results[-1]
+    side_names = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
+    return render.RoundEndScene(
+        title=f"Round {result.round_no}: {result.outcome.value}",
+        players=tuple(
+            render.PlayerResult(
+                names[s], rules.side_of(s), hand, result.penalties[s], s == result.winner
+            )
+            for s, hand in enumerate(result.hands)
+        ),
+        totals=tuple(
+            render.SideScore(side_names[s], total, rules.limit if rules.is_atlas else None, s)
+            for s, total in enumerate(result.totals)
+        ),
+        labels=render.labels_from(render.ROUND_END_LABELS, t),
+    )
+
+
 def _moment(game: Game, action: Action | None, before: list[bool]) -> str | None:
     """Why this move is worth a picture: a deal, a first lay-down, a joker swap, a round's end."""
     if action is None or isinstance(action, StartRound):
@@ -263,12 +295,55 @@ def demo(
         stem = out_dir / f"{len(written) // 2 + 1:02d}-round{game.round_no}-{moment}"
         table_png = stem.with_name(stem.name + "-table.png")
         table_png.write_bytes(render.render_table(_table_scene(game, names)))
-        seat = getattr(action, "seat", game.current)
-        hand_png = stem.with_name(stem.name + f"-hand-seat{seat + 1}.png")
-        hand_png.write_bytes(render.render_hand(_hand_scene(game, seat, names[seat])))
-        written.extend((table_png, hand_png))
+        if moment == "round-end":
+            second = stem.with_name(stem.name + "-scores.png")
+            second.write_bytes(render.render_round_end(_round_end_scene(game, names)))
+        else:
+            seat = getattr(action, "seat", game.current)
+            second = stem.with_name(stem.name + f"-hand-seat{seat + 1}.png")
+            second.write_bytes(render.render_hand(_hand_scene(game, seat, names[seat])))
+        written.extend((table_png, second))
 
     record = play_game(rules, f"demo:{seed}", players, on_move=snap)
-    winners = ", ".join(names[s] for s in record.winners) or "nobody"
+    winners = ", ".join(names[s] for w in record.winners for s in rules.seats_of(w)) or "nobody"
     print(f"{rules.variant.value}: {record.rounds} rounds, {record.moves} moves; won by {winners}")
     return written
+
+
+# -- command line -------------------------------------------------------------------------------
+
+
+def add_offline_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``simulate`` and ``demo`` for ``rummy-bot`` (kept here so the CLI module barely changes)."""
+    strengths = ",".join(s.value for s in Strength)
+    sim = sub.add_parser("simulate", help="play computer games offline, no Discord needed")
+    sim.add_argument("--variant", default="51", help="51, 71, simple or basic (default 51)")
+    sim.add_argument("--mode", default="1v1", help="1v1 or 2v2 (Basic: number of players)")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--players", default="strong,easy", help=f"strengths by side, from {strengths}")
+    sim.add_argument("--seed", type=int, default=1)
+    demo_cmd = sub.add_parser("demo", help="play one game and save pictures of its key moments")
+    demo_cmd.add_argument("--out", type=Path, required=True, metavar="DIR")
+    demo_cmd.add_argument("--variant", default="51")
+    demo_cmd.add_argument("--mode", default="1v1")
+    demo_cmd.add_argument("--seed", type=int, default=1)
+
+
+def run_offline(args: argparse.Namespace) -> int:
+    """Run ``simulate`` or ``demo``; a bad option is reported in one sentence (exit code 2)."""
+    try:
+        rules = rules_for(args.variant, args.mode)
+        if args.command == "demo":
+            written = demo(args.out, rules, args.seed)
+            print(f"{len(written)} pictures written to {args.out}")
+            return 0
+        labels = [label.strip() for label in args.players.split(",")]
+        for label in labels:
+            Strength(label)
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+    except (ValueError, RuleViolation) as error:
+        print(f"rummy-bot {args.command}: {error}", file=sys.stderr)
+        return 2
+    simulate(rules, labels, args.games, args.seed)
+    return 0

@@ -17,6 +17,7 @@ ENGLISH: dict[str, str] = {
     ),
     "notation.no_cards": "No cards were given. Name them like 7h 8h 9h; separate melds with |.",
     "hand.missing_card": "You do not hold {card}.",
+    "count.too_many": "The deck holds only {limit} × {card}.",
     "options.unknown": "There is no table option '{key}'. Options: {known}.",
     "options.bad_value": "'{value}' is not a valid value for {key}. Use one of: {allowed}.",
     "rules.bad_player_count": "{variant} is played by {allowed} players, not {players}.",

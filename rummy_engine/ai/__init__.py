@@ -9,6 +9,8 @@
 True
 """
 
+from rummy_engine.ai.count import Count, count
+from rummy_engine.ai.hint import Hint, OpeningHint, hint
 from rummy_engine.ai.player import Strength, decide
 
-__all__ = ["Strength", "decide"]
+__all__ = ["Count", "Hint", "OpeningHint", "Strength", "count", "decide", "hint"]

@@ -33,6 +33,7 @@ from rummy_engine.game import Phase
 from rummy_engine.melds import Meld
 from rummy_engine.rules import Rules, Variant
 from rummy_engine.solver import (
+    GoOutPlan,
     best_opening,
     extension_targets,
     find_melds,
@@ -42,8 +43,10 @@ from rummy_engine.solver import (
 from rummy_engine.view import PlayerView
 
 TAKE_MARGIN = 70  # a take must improve the hand by more than a blind draw is likely to
+
 DANGER_CARDS = 4  # an opponent who laid down and holds this few cards may go out any turn
-EASY_SLIP = 0.35  # how often an easy player throws a random loose card
+EASY_SLIP = 0.7  # how often an easy player throws a random loose card
+KEEP_JOKERS_ABOVE = 5  # with more cards than this in hand, strong does not spend a joker
 NO_JOKERS = 200  # a joker cost that keeps jokers out of melds
 
 
@@ -63,7 +66,7 @@ def decide(
         return StartRound()
     if not view.my_turn:
         raise ValueError("it is not this seat's turn")
-    turn = _Turn(view, rules, strength, rng)
+    turn = Turn(view, rules, strength, rng)
     return turn.draw() if view.phase is Phase.DRAW else turn.play()
 
 
@@ -76,7 +79,7 @@ def lay_action(seat: int, melds: Sequence[Meld], layoffs: Sequence[tuple[int, Se
     )
 
 
-class _Turn:
+class Turn:
     """One decision: what the seat knows, and the plans tried in order."""
 
     def __init__(
@@ -181,12 +184,20 @@ class _Turn:
             return UndoTake(self.seat)
         return self._discard()
 
-    def _may_lay(self) -> bool:
+    def may_lay(self) -> bool:
         rules = self.rules
         return rules.variant is not Variant.SIMPLE and (not rules.has_opening or self.opened)
 
     def _go_out(self) -> Action | None:
-        plan = going_out(
+        plan = self.go_out_plan()
+        if plan is None:
+            return None
+        if plan.melds or plan.layoffs:
+            return lay_action(self.seat, plan.melds, plan.layoffs)
+        return Discard(self.seat, plan.discard.face) if plan.discard else None
+
+    def go_out_plan(self) -> GoOutPlan | None:
+        return going_out(
             self.hand,
             self.rules,
             self.table,
@@ -195,11 +206,6 @@ class _Turn:
             taken=self.taken,
             threshold=self.view.threshold,
         )
-        if plan is None:
-            return None
-        if plan.melds or plan.layoffs:
-            return lay_action(self.seat, plan.melds, plan.layoffs)
-        return Discard(self.seat, plan.discard.face) if plan.discard else None
 
     def _open(self) -> Action | None:
         """Open as soon as the rules allow, as big as possible: in 2v2 it frees the partner,
@@ -213,7 +219,7 @@ class _Turn:
 
     def _lay_taken(self) -> Action | None:
         """The discard taken under "use it now" goes down first, in its longest meld."""
-        if self.taken is None or not self.rules.must_use_discard or not self._may_lay():
+        if self.taken is None or not self.rules.must_use_discard or not self.may_lay():
             return None
         face = self.taken.face
         melds = [m for m in find_melds(self.hand, self.rules) if face in (c.face for c in m.cards)]
@@ -239,23 +245,26 @@ class _Turn:
 
     def _keeps_jokers(self) -> bool:
         """Strong keeps its jokers out of melds until they help it go out or must be dumped."""
-        return self.strength is Strength.STRONG and not self.danger and len(self.hand) > 5
+        return self.strength is Strength.STRONG and not self.danger and len(self.hand) > KEEP_JOKERS_ABOVE
+
+    def melds_to_lay(self) -> tuple[Meld, ...]:
+        """The melds of the best split of the hand, longest first, without jokers while the
+        strength keeps them back."""
+        keep = self._keeps_jokers()
+        melds = self.model(self.hand, NO_JOKERS if keep else 20).arrange(self.hand).melds
+        return tuple(sorted((m for m in melds if not (keep and m.jokers)), key=lambda m: -len(m.cards)))
 
     def _lay_meld(self) -> Action | None:
-        if not self._may_lay():
+        if not self.may_lay():
             return None
-        cost = NO_JOKERS if self._keeps_jokers() else 20
-        melds = self.model(self.hand, cost).arrange(self.hand).melds
-        for meld in sorted(melds, key=lambda m: -len(m.cards)):
-            if cost == NO_JOKERS and meld.jokers:
-                continue
+        for meld in self.melds_to_lay():
             action = lay_action(self.seat, [meld], ())
             if self.legal(action):
                 return action
         return None
 
     def _lay_off(self) -> Action | None:
-        if not self._may_lay() or not self.table:
+        if not self.may_lay() or not self.table:
             return None
         spend_jokers = self.danger or (self.strength is not Strength.STRONG and len(self.hand) <= 3)
         for card in self.hand:
@@ -270,33 +279,42 @@ class _Turn:
     # -- discarding ---------------------------------------------------------------------------
 
     def _discard(self) -> Action:
-        options = self._discards()
+        options = self.discard_options()
         if not options:
             raise ValueError("no legal discard")  # the rules always leave one
-        model = self.model(self.hand)
         if self.strength is Strength.EASY and self.rng.random() < EASY_SLIP:
-            loose = set(model.arrange(self.hand).loose)
+            loose = set(self.model(self.hand).arrange(self.hand).loose)
             pool = [c for c in options if c in loose] or options
             return Discard(self.seat, self.rng.choice(pool).face)
+        return Discard(self.seat, self.best_discard(options).face)
+
+    def best_discard(self, options: Sequence[Card]) -> Card:
+        """The card whose loss leaves the best hand, after what it would give the next player."""
+        model = self.model(self.hand)
         scored = [
-            (model.arrange(_without(self.hand, c)).score - self._risk(c), self.rng.random(), c)
+            (model.arrange(_without(self.hand, c)).score - self.risk(c), self.rng.random(), c)
             for c in options
         ]
-        return Discard(self.seat, max(scored)[2].face)
+        return max(scored)[2]
 
-    def _discards(self) -> list[Card]:
-        """One card per legal face (copies are alike)."""
+    def discard_options(self) -> list[Card]:
+        """One card per face (copies are alike) that may be discarded now, or, before the draw,
+        that the rules would let go."""
         seen: set[Face] = set()
         options = []
+        jokers_ok = self.rules.options.joker_discard_allowed
         for card in self.hand:
             if card.face in seen or card == self.taken:
                 continue
             seen.add(card.face)
-            if self.legal(Discard(self.seat, card.face)):
+            if self.view.phase is Phase.DRAW:
+                if jokers_ok or not card.is_joker:
+                    options.append(card)
+            elif self.legal(Discard(self.seat, card.face)):
                 options.append(card)
         return options
 
-    def _risk(self, card: Card) -> float:
+    def risk(self, card: Card) -> float:
         """What feeding the next player (always an opponent at an Atlas table) costs."""
         if self.strength is Strength.EASY:
             return 0
