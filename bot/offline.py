@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
 from bot import render
 from bot.i18n import t
@@ -169,8 +168,7 @@ def simulate(
     labels: Sequence[str],
     games: int,
     seed: int,
-    out: TextIO = sys.stdout,
-    progress: TextIO | None = sys.stderr,
+    progress: bool = True,
 ) -> Tally:
     """Play ``games`` computer games offline and print who won, how long games were, and the
     CPU each computer turn took; a carriage-return line shows progress on ``progress``."""
@@ -180,16 +178,16 @@ def simulate(
         seats = seat_labels(rules, [s.value for s in strengths], swap=i % 2 == 1)
         players = [computer(Strength(label)) for label in seats]
         tally.add(play_game(rules, f"sim:{seed}:{i}", players), seats)
-        if progress is not None:
+        if progress:
             done = (i + 1) * 30 // games
-            progress.write(f"\r[{'#' * done}{'.' * (30 - done)}] {i + 1}/{games} games")
-            progress.flush()
-    if progress is not None:
-        progress.write("\n")
+            bar = f"[{'#' * done}{'.' * (30 - done)}] {i + 1}/{games} games"
+            print(f"\r{bar}", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
     mode = "2v2" if rules.teams else f"{rules.players} players"
-    print(f"{rules.variant.value} {mode}, {games} games, seed {seed}:", file=out)
+    print(f"{rules.variant.value} {mode}, {games} games, seed {seed}:")
     for line in tally.lines():
-        print(line, file=out)
+        print(line)
     return tally
 
 
