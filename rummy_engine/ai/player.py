@@ -6,13 +6,15 @@ passes the same rules as a human's and cannot depend on cards its seat has not s
 
 Why the strengths differ where they do:
 
-* easy takes the discard only for a natural meld, sometimes throws a random loose card, never
-  swaps a joker and never thinks about who picks up its discard;
-* normal weighs every take and discard with the evaluation and avoids feeding lay-offs;
-* strong also keeps its jokers working (lays natural melds first, frees table jokers, only spends
-  a joker to get close to going out or when an opponent is), refuses to discard what the next
-  player can lay off or build on with what they took from the pile, knows which draws are dead,
-  and dumps its costly cards (Aces, jokers) when an opponent is about to go out.
+* easy takes the discard only for a natural meld, throws a random loose card most of the time,
+  never swaps a joker and never thinks about the other players;
+* normal weighs every take and discard with the evaluation, frees table jokers by swapping, avoids
+  discarding what the next player can lay off, and sheds costly cards (Aces, jokers) when an
+  opponent who laid down holds four cards or fewer;
+* strong also keeps its jokers working: it lays natural melds first and spends a joker only to get
+  close to going out or when an opponent is; it treats feeding the next player's lay-offs as a
+  last resort, avoids cards that build on what that player took from the pile, and knows which
+  half-made melds are dead because their missing cards are all in sight.
 
 No cycles: a discard is taken only if it raises the hand's worth by a clear margin, and never a
 card this seat threw away earlier in the round, so two computers cannot pass cards back and forth.
