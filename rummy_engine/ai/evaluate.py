@@ -72,6 +72,8 @@ class HandModel:
         self.index = {face: i for i, face in enumerate(self.faces)}
         self.by_low: list[list[_Candidate]] = [[] for _ in self.faces]
         self.memo: dict[tuple[tuple[int, ...], int], tuple[float, _Candidate | None]] = {}
+        self.link_memo: dict[tuple[int, Suit | None, int, Suit | None], bool] = {}
+        self.item_of: dict[Card, int] = {}  # a card's item, or -1 for a joker
         self.loose_cost = [
             weights.penalty * price(Card(f.rank, f.suit), rules) for f in self.faces
         ]
@@ -90,10 +92,13 @@ class HandModel:
         counts = [0] * len(self.faces)
         jokers = 0
         for card in cards:
-            if card.is_joker:
+            item = self.item_of.get(card)
+            if item is None:
+                item = self.item_of[card] = -1 if card.is_joker else self.index[card.face]
+            if item < 0:
                 jokers += 1
             else:
-                counts[self.index[card.face]] += 1
+                counts[item] += 1
         return tuple(counts), jokers
 
     def _best(self, counts: tuple[int, ...], jokers: int) -> float:
@@ -144,7 +149,20 @@ class HandModel:
 
     def _links(self, loose: Sequence[Card]) -> float:
         naturals = [c for c in loose if not c.is_joker]
-        return sum(LINK for c in naturals if any(self._linked(c, o) for o in naturals if o != c))
+        linked: set[int] = set()
+        for i, card in enumerate(naturals):
+            for j in range(i + 1, len(naturals)):
+                if self._linked_cached(card, naturals[j]):
+                    linked.update((i, j))
+        return LINK * len(linked)
+
+    def _linked_cached(self, card: Card, other: Card) -> bool:
+        """Loose sets repeat across the "minus one card" questions, so pairs are asked once."""
+        key = (card.rank, card.suit, other.rank, other.suit)
+        hit = self.link_memo.get(key)
+        if hit is None:
+            hit = self.link_memo[key] = self._linked(card, other)
+        return hit
 
     def _linked(self, card: Card, other: Card) -> bool:
         """Two loose cards that a third card would turn into a meld, if that card is live."""
@@ -175,11 +193,12 @@ def _run_fillers(card: Card, other: Card) -> list[Face]:
 
 def _loose(cards: Sequence[Card], melds: Sequence[Meld]) -> tuple[Card, ...]:
     """The cards of ``cards`` not used by ``melds`` (melds name faces; copies are alike)."""
-    used = Counter(c.face for m in melds for c in m.cards)
+    used = Counter((c.rank, c.suit) for m in melds for c in m.cards)
     loose = []
     for card in cards:
-        if used[card.face]:
-            used[card.face] -= 1
+        key = (card.rank, card.suit)
+        if used[key]:
+            used[key] -= 1
         else:
             loose.append(card)
     return tuple(loose)
