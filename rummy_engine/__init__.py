@@ -23,6 +23,7 @@ from rummy_engine.actions import (
     action_from_json,
     action_to_json,
 )
+from rummy_engine.ai import Strength
 from rummy_engine.cards import (
     JOKER,
     Card,
@@ -94,6 +95,7 @@ __all__ = [
     "Rules",
     "Source",
     "StartRound",
+    "Strength",
     "Suit",
     "Swap",
     "TableMeld",
