@@ -42,6 +42,7 @@ from rummy_engine.actions import (
     format_lay,
     parse_lay,
 )
+from rummy_engine.ai import Strength
 from rummy_engine.cards import (
     JOKER,
     Card,
@@ -150,6 +151,7 @@ __all__ = [
     "Rules",
     "Source",
     "StartRound",
+    "Strength",
     "Suit",
     "Swap",
     "TableMeld",
