@@ -92,6 +92,7 @@ from rummy_engine.melds import (
 )
 from rummy_engine.messages import ENGLISH, VARIANT_NAMES, render
 from rummy_engine.position import POSITION_SCHEMA, Position
+from rummy_engine.replay import replay
 from rummy_engine.rules import Options, Rules, Variant
 from rummy_engine.scoring import RoundPoints, round_points
 from rummy_engine.table_options import (
@@ -181,6 +182,7 @@ __all__ = [
     "penalty_value",
     "player_view",
     "render",
+    "replay",
     "round_points",
     "shown_value",
     "sort_key",

@@ -24,7 +24,6 @@ from rummy_engine.actions import (
     StartRound,
     Swap,
     UndoTake,
-    action_from_json,
 )
 from rummy_engine.cards import Card, Face, make_deck, sort_key, take_matching
 from rummy_engine.conservation import Zone, check_conservation
@@ -809,26 +808,6 @@ class Game:
         game.results = [RoundResult.from_json(r) for r in data["results"]]
         game.winners = list(data["winners"])
         check_conservation(game.zones(), game.rules)
-        return game
-
-    @classmethod
-    def replay(cls, genesis: dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> Game:
-        """Rebuild a game from its genesis and its action log."""
-        if genesis.get("position") is not None:
-            # position.py builds on this module, so it is imported only when needed.
-            from rummy_engine.position import Position
-
-            game = Position.from_json(genesis["position"]).to_game()
-        else:
-            deal = Deal.from_json(genesis["deal"]) if genesis.get("deal") else None
-            game = cls.new(
-                Rules.from_json(genesis["rules"]),
-                genesis["seed"],
-                dealer=genesis["dealer"],
-                deal=deal,
-            )
-        for action in actions:
-            game.apply(action_from_json(action) if isinstance(action, dict) else action)
         return game
 
 

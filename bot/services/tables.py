@@ -37,6 +37,7 @@ from rummy_engine import (
     StartRound,
     Variant,
     action_to_json,
+    replay,
 )
 from rummy_engine.strategy import choose_action
 
@@ -484,7 +485,7 @@ class TableService:
         moves = await self.store.list_moves(table_id)
         genesis = json.loads(moves[0].action_json)["genesis"]
         actions = [json.loads(m.action_json) for m in moves[1:]]
-        return Game.replay(genesis, actions)
+        return replay(genesis, actions)
 
 
 def explain(error: RuleViolation, table: Table, seat: int) -> Refusal:

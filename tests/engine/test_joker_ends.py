@@ -28,6 +28,7 @@ from rummy_engine import (
     parse_face,
     parse_lay,
 )
+from rummy_engine.replay import replay
 from tests.engine.helpers import cards
 
 R51 = Rules(Variant.R51, 2)
@@ -106,7 +107,7 @@ def test_action_json_keeps_old_logs_readable() -> None:
 
 def test_old_log_replays_with_the_joker_high() -> None:
     game = table_game()
-    replayed = Game.replay(
+    replayed = replay(
         game.genesis(), [{"type": "lay", "seat": 0, "melds": [], "layoffs": [[0, ["JK"]]]}]
     )
     assert format_cards(replayed.table[0].meld.stands_for) == "5♣ 6♣ 7♣ 8♣"
