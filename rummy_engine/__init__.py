@@ -8,6 +8,23 @@ rummy as a pure library — values and a state machine, no I/O, no clock, no glo
 >>> events = game.apply(Discard(dealer, card.face))
 >>> game.apply(Draw(game.current, Source.DISCARD)) and game.taken == card
 True
+
+What is here, by job:
+
+* cards and notation — :class:`Card`, :class:`Face`, :func:`parse_face`, :func:`parse_faces`,
+  :func:`parse_meld_groups`, :func:`format_cards`, :func:`take_matching`;
+* melds — :func:`make_meld` (the order given is the meld), :func:`arrangements` (the legal orders
+  of a selection), :func:`extend_meld` / :func:`can_extend` / :func:`layoff_ends` (lay-offs and
+  the :class:`End` a joker takes), :func:`swap_target`, :func:`joker_candidates`;
+* play — :class:`Game` (``apply`` / ``verify`` / ``can``), the actions, :func:`parse_lay` /
+  :func:`format_lay`, :func:`player_view`;
+* positions — :class:`Position` builds a checked mid-round :class:`Game` from notation;
+* scoring — :func:`hand_penalty`, :func:`round_points`, :func:`opening_value`,
+  :func:`meld_opening_value`, :meth:`Game.flags` (RULES.md §6.1);
+* refusals — :class:`RuleViolation` and its subclasses, with a stable ``code`` (:func:`render`).
+
+The solver (hints, best opening, going out) is :mod:`rummy_engine.solver`; a simple computer
+player is :mod:`rummy_engine.strategy`.
 """
 
 from rummy_engine.actions import (
@@ -22,6 +39,8 @@ from rummy_engine.actions import (
     UndoTake,
     action_from_json,
     action_to_json,
+    format_lay,
+    parse_lay,
 )
 from rummy_engine.cards import (
     JOKER,
@@ -34,11 +53,13 @@ from rummy_engine.cards import (
     parse_faces,
     parse_meld_groups,
     sort_key,
+    take_matching,
 )
 from rummy_engine.errors import (
     CardNotAvailable,
     DiscardRefused,
     InvalidMeld,
+    InvalidPosition,
     LayDownRefused,
     NotationError,
     OpeningRefused,
@@ -49,15 +70,29 @@ from rummy_engine.game import (
     SCHEMA_VERSION,
     Deal,
     Event,
+    Flags,
     Game,
     Outcome,
     Phase,
     RoundResult,
     TableMeld,
 )
-from rummy_engine.melds import Meld, MeldKind, extend_meld, make_meld
+from rummy_engine.melds import (
+    End,
+    Meld,
+    MeldKind,
+    arrangements,
+    can_extend,
+    extend_meld,
+    joker_candidates,
+    layoff_ends,
+    make_meld,
+    swap_target,
+)
 from rummy_engine.messages import ENGLISH, VARIANT_NAMES, render
+from rummy_engine.position import POSITION_SCHEMA, Position
 from rummy_engine.rules import Options, Rules, Variant
+from rummy_engine.scoring import RoundPoints, round_points
 from rummy_engine.table_options import (
     OPTION_SPECS,
     OptionSpec,
@@ -65,13 +100,20 @@ from rummy_engine.table_options import (
     options_for,
     shown_value,
 )
-from rummy_engine.values import basic_value, meld_opening_value, opening_value, penalty_value
+from rummy_engine.values import (
+    basic_value,
+    hand_penalty,
+    meld_opening_value,
+    opening_value,
+    penalty_value,
+)
 from rummy_engine.view import PlayerView, player_view
 
 __all__ = [
     "ENGLISH",
     "JOKER",
     "OPTION_SPECS",
+    "POSITION_SCHEMA",
     "SCHEMA_VERSION",
     "VARIANT_NAMES",
     "Action",
@@ -81,10 +123,13 @@ __all__ = [
     "Discard",
     "DiscardRefused",
     "Draw",
+    "End",
     "Event",
     "Face",
+    "Flags",
     "Game",
     "InvalidMeld",
+    "InvalidPosition",
     "Lay",
     "LayDownRefused",
     "Meld",
@@ -97,7 +142,9 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerView",
+    "Position",
     "Resign",
+    "RoundPoints",
     "RoundResult",
     "RuleViolation",
     "Rules",
@@ -110,9 +157,15 @@ __all__ = [
     "Variant",
     "action_from_json",
     "action_to_json",
+    "arrangements",
     "basic_value",
+    "can_extend",
     "extend_meld",
     "format_cards",
+    "format_lay",
+    "hand_penalty",
+    "joker_candidates",
+    "layoff_ends",
     "make_deck",
     "make_meld",
     "meld_opening_value",
@@ -121,10 +174,14 @@ __all__ = [
     "options_for",
     "parse_face",
     "parse_faces",
+    "parse_lay",
     "parse_meld_groups",
     "penalty_value",
     "player_view",
     "render",
+    "round_points",
     "shown_value",
     "sort_key",
+    "swap_target",
+    "take_matching",
 ]

@@ -8,6 +8,7 @@ sees (rank and suit only). Jokers have rank 0 and no suit.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -45,15 +46,21 @@ class Suit(enum.Enum):
 
     @property
     def index(self) -> int:
-        return _SUIT_ORDER.index(self)
+        return _SUIT_INDEX[self._value_]
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Suit):
             return NotImplemented
         return self.index < other.index
 
+    # Members are singletons compared by identity, so the identity hash is consistent with
+    # equality; it is computed in C, where Enum's own hashes the member's name in Python, and
+    # every Face and Card hash goes through it (the solver hashes faces by the thousand).
+    __hash__ = object.__hash__
+
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+_SUIT_INDEX = {suit.value: i for i, suit in enumerate(_SUIT_ORDER)}
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _SUIT_PARSE = {
     **{s.value: s for s in Suit},
@@ -101,6 +108,10 @@ class Face:
 
 JOKER = Face(JOKER_RANK, None)
 
+# Faces are immutable values, so each is made once and shared: Card.face is asked for
+# constantly (the solver and the state machine match cards by face).
+_face = functools.cache(Face)
+
 
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
@@ -112,7 +123,7 @@ class Card:
 
     @property
     def face(self) -> Face:
-        return Face(self.rank, self.suit)
+        return _face(self.rank, self.suit)
 
     @property
     def is_joker(self) -> bool:

@@ -47,3 +47,8 @@ class LayDownRefused(RuleViolation):
 
 class DiscardRefused(RuleViolation):
     """A discard that the rules forbid (just taken, joker, unused discard...)."""
+
+
+class InvalidPosition(RuleViolation):
+    """A position or snapshot that no legal game can reach: a card missing or in two places, a
+    hand of the wrong size, a flag that contradicts the table... The code says which."""

@@ -12,7 +12,7 @@ import enum
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummy_engine.actions import (
     Action,
@@ -27,6 +27,7 @@ from rummy_engine.actions import (
     action_from_json,
 )
 from rummy_engine.cards import Card, Face, make_deck, sort_key, take_matching
+from rummy_engine.conservation import Zone, check_conservation
 from rummy_engine.errors import (
     DiscardRefused,
     LayDownRefused,
@@ -34,10 +35,11 @@ from rummy_engine.errors import (
     OutOfTurn,
     RuleViolation,
 )
-from rummy_engine.melds import Meld, extend_meld, make_meld, swap_joker, swap_target
+from rummy_engine.melds import End, Meld, extend_meld, make_meld, swap_joker, swap_target
 from rummy_engine.opening import LayContext, check_first_laydown, check_go_out_at_once
 from rummy_engine.rules import DiscardTakeFailure, Rules, Variant
-from rummy_engine.values import basic_value, hand_penalty
+from rummy_engine.scoring import round_points
+from rummy_engine.values import opening_value
 
 SCHEMA_VERSION = 1
 
@@ -60,6 +62,14 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "data": self.data, "private": self.private}
+
+
+class Flags(NamedTuple):
+    """A seat's flags for the round, exactly as RULES.md §6.1 defines them."""
+
+    opened: bool  # made a qualifying first lay-down (own opening, or first lay-down when freed)
+    laid_any: bool  # placed at least one card on the table (else the 100 penalty)
+    freed: bool  # 2v2 only: the partner has opened
 
 
 @dataclass(frozen=True)
@@ -169,6 +179,7 @@ class Game:
     seed: str
     first_dealer: int
     first_deal: Deal | None
+    origin: dict[str, Any] | None  # the Position (JSON) the game was built from, if any
     phase: Phase
     round_no: int
     dealer: int
@@ -205,6 +216,7 @@ class Game:
             dealer = random.Random(f"{game.seed}:first-dealer").randrange(rules.players)
         game.first_dealer = dealer
         game.first_deal = deal
+        game.origin = None
         game.scores = [0] * rules.sides
         game.results = []
         game.winners = []
@@ -296,8 +308,8 @@ class Game:
         match action:
             case Draw(seat, source):
                 return self._draw(seat, source)
-            case Lay(seat, melds, layoffs):
-                return self._lay(seat, melds, layoffs)
+            case Lay(seat, melds, layoffs, ends):
+                return self._lay(seat, melds, layoffs, ends)
             case Swap(seat, meld, card):
                 return self._swap(seat, meld, card)
             case Discard(seat, card):
@@ -418,9 +430,19 @@ class Game:
         return base
 
     def is_freed(self, seat: int) -> bool:
-        """2v2: the partner has opened, so this player's first lay-down needs no threshold."""
+        """RULES.md §6.1 ``freed``: 2v2 only, the partner has opened (and stays so all round).
+
+        What it changes only matters while ``seat`` has not opened: its first lay-down then
+        needs no threshold (Rummy 71: only a natural run). An opened player may be freed too.
+        Raises nothing; false in 1v1 and Basic, which have no partners.
+        """
         partner = self.rules.partner_of(seat)
-        return partner is not None and self.opened[partner] and not self.opened[seat]
+        return partner is not None and self.opened[partner]
+
+    def flags(self, seat: int) -> Flags:
+        """RULES.md §6.1's flags of ``seat`` this round. Raises :class:`IndexError` for a seat
+        the table does not have."""
+        return Flags(self.opened[seat], self.laid_any[seat], self.is_freed(seat))
 
     def _lay_context(self, seat: int) -> LayContext:
         return LayContext(
@@ -439,10 +461,13 @@ class Game:
         seat: int,
         meld_faces: tuple[tuple[Face, ...], ...],
         layoffs: tuple[tuple[int, tuple[Face, ...]], ...],
+        ends: tuple[End | None, ...],
     ) -> list[Event]:
         self._require_phase(Phase.PLAY)
         if not meld_faces and not layoffs:
             raise LayDownRefused("lay.nothing")
+        if len(ends) > len(layoffs):
+            raise LayDownRefused("lay.too_many_ends", ends=len(ends), layoffs=len(layoffs))
         hand = self.hands[seat]
         faces = [f for m in meld_faces for f in m] + [f for _, fs in layoffs for f in fs]
         picked = take_matching(hand, faces, prefer=self.taken)
@@ -452,26 +477,25 @@ class Game:
         new_melds = [
             make_meld(picked_slice, self.rules) for picked_slice in self._split(picked, meld_faces)
         ]
-        extended = self._extend_table(picked[sum(len(m) for m in meld_faces) :], layoffs)
+        extended = self._extend_table(picked[sum(len(m) for m in meld_faces) :], layoffs, ends)
         if self.rules.is_atlas and not remaining:
             raise LayDownRefused("lay.keep_one", variant=self.rules.variant.value)
         if self.taken is not None and remaining == [self.taken]:
             raise LayDownRefused("lay.keep_discardable", card=self.taken.pretty)
-        opening_value = self._check_lay_rules(seat, new_melds, bool(layoffs), picked, remaining)
+        was_opened = self.opened[seat]
+        self._check_lay_rules(seat, new_melds, bool(layoffs), picked, remaining)
         self.hands[seat] = remaining
         self.table = [*extended, *(TableMeld(m, seat) for m in new_melds)]
         self.laid_any[seat] = True
-        events = [
-            Event(
-                "laid",
-                seat,
-                {
-                    "melds": [[c.text for c in m.cards] for m in new_melds],
-                    "layoffs": [[i, [f.text for f in fs]] for i, fs in layoffs],
-                    "opening_value": opening_value,
-                },
-            )
-        ]
+        data: dict[str, Any] = {
+            "melds": [[c.text for c in m.cards] for m in new_melds],
+            "layoffs": [[i, [f.text for f in fs]] for i, fs in layoffs],
+            "opening_value": opening_value(new_melds, self.rules) if self.rules.is_atlas else 0,
+            "opened": self.opened[seat] and not was_opened,
+        }
+        if any(ends):
+            data["ends"] = [e.value if e else None for e in ends]
+        events = [Event("laid", seat, data)]
         if not remaining:
             events += self._win(seat)
         return events
@@ -485,19 +509,23 @@ class Game:
         return out
 
     def _extend_table(
-        self, cards: Sequence[Card], layoffs: tuple[tuple[int, tuple[Face, ...]], ...]
+        self,
+        cards: Sequence[Card],
+        layoffs: tuple[tuple[int, tuple[Face, ...]], ...],
+        ends: tuple[End | None, ...],
     ) -> list[TableMeld]:
         table = list(self.table)
         if layoffs and self.rules.variant is Variant.SIMPLE:
             raise LayDownRefused("simple.no_layoffs")
         start = 0
-        for index, faces in layoffs:
+        for k, (index, faces) in enumerate(layoffs):
             if not 0 <= index < len(table):
                 raise _no_such_meld(index, len(table))
             added = cards[start : start + len(faces)]
             start += len(faces)
+            end = ends[k] if k < len(ends) else None
             table[index] = TableMeld(
-                extend_meld(table[index].meld, added, self.rules), table[index].owner
+                extend_meld(table[index].meld, added, self.rules, end), table[index].owner
             )
         return table
 
@@ -508,8 +536,8 @@ class Game:
         has_layoffs: bool,
         picked: list[Card],
         remaining: list[Card],
-    ) -> int:
-        """The variant's conditions on this lay-down; returns the opening value it set, if any."""
+    ) -> None:
+        """The variant's conditions on this lay-down; marks the player opened and sets the bar."""
         rules = self.rules
         at_once = len(remaining) == 1 and not self.laid_at_turn_start
         ctx = self._lay_context(seat)
@@ -517,9 +545,9 @@ class Game:
             if not (len(remaining) == 1 and not self.laid_any[seat]):
                 raise LayDownRefused("simple.all_at_once")
             check_go_out_at_once(melds, has_layoffs, ctx)
-            return 0
+            return
         if not rules.has_opening or self.opened[seat]:
-            return 0
+            return
         if ctx.taken is not None and ctx.taken not in picked:
             raise OpeningRefused("take.opening_must_use", card=ctx.taken.pretty)
         try:
@@ -532,7 +560,6 @@ class Game:
         self.opened[seat] = True
         if value and self.bar is None and rules.bar_applies:
             self.bar, self.bar_from, self.bar_side = value + 1, value, rules.side_of(seat)
-        return value
 
     def _swap(self, seat: int, meld_index: int, face: Face) -> list[Event]:
         self._require_phase(Phase.PLAY)
@@ -589,16 +616,11 @@ class Game:
 
     def _end_round(self, winner: int | None, outcome: Outcome) -> list[Event]:
         rules, n = self.rules, self.rules.players
-        penalties = [0] * n
-        points = [0] * rules.sides
-        if winner is not None and rules.is_atlas:
-            for seat in range(n):
-                if rules.side_of(seat) != rules.side_of(winner):
-                    penalties[seat] = hand_penalty(self.hands[seat], self.laid_any[seat], rules)
-                    points[rules.side_of(seat)] += penalties[seat]
-        elif winner is not None:
-            gain = sum(basic_value(c) for s in range(n) if s != winner for c in self.hands[s])
-            points[winner] = gain * (2 if outcome is Outcome.BASIC_RUMMY else 1)
+        penalties, points = (0,) * n, (0,) * rules.sides
+        if winner is not None:
+            rummy = outcome is Outcome.BASIC_RUMMY
+            scored = round_points(self.hands, self.laid_any, winner, rules, rummy=rummy)
+            penalties, points = scored.penalties, scored.points
         self.scores = [a + b for a, b in zip(self.scores, points, strict=True)]
         result = RoundResult(
             self.round_no,
@@ -620,7 +642,9 @@ class Game:
     def _game_decided(self) -> bool:
         if self.rules.is_atlas:
             return any(score >= self.rules.limit for score in self.scores)
-        return len(self.results) >= self.rules.options.basic_rounds
+        # The round number, not the results kept, so a game built from a Position mid-game
+        # (which carries no round history) still ends after the agreed rounds.
+        return self.round_no >= self.rules.options.basic_rounds
 
     def _finish(self, excluded: int | None = None) -> Event:
         """Decide the winners: the side under the limit (Atlas), the highest totals (Basic)."""
@@ -668,6 +692,13 @@ class Game:
     def side_to_play(self) -> int:
         return self.rules.side_of(self.current)
 
+    def zones(self) -> list[Zone]:
+        """Where every card lies, by name: each hand, the stock, the discard pile, each meld."""
+        zones: list[Zone] = [(f"seat {s}'s hand", h) for s, h in enumerate(self.hands)]
+        zones += [("the stock", self.stock), ("the discard pile", self.discard)]
+        zones += [(f"table meld {i + 1}", t.meld.cards) for i, t in enumerate(self.table)]
+        return zones
+
     def all_cards(self) -> list[Card]:
         """Every physical card somewhere: hands, stock, discard pile, table."""
         return (
@@ -680,13 +711,17 @@ class Game:
     # -- JSON -----------------------------------------------------------------------------------
 
     def genesis(self) -> dict[str, Any]:
-        """What, with the action log, determines the game."""
-        return {
+        """What, with the action log, determines the game: rules, seed, first dealer and either
+        the scripted first deal or (for a game built from a Position) that position."""
+        genesis = {
             "rules": self.rules.to_json(),
             "seed": self.seed,
             "dealer": self.first_dealer,
             "deal": self.first_deal.to_json() if self.first_deal else None,
         }
+        if self.origin is not None:
+            genesis["position"] = self.origin
+        return genesis
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -717,6 +752,12 @@ class Game:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
+        """Read :meth:`to_json`'s snapshot (``docs/engine-snapshot.md``).
+
+        Raises :class:`ValueError` for another schema and
+        :class:`~rummy_engine.errors.InvalidPosition` when a card is missing, in two places or
+        not of the variant's deck.
+        """
         if data.get("schema") != SCHEMA_VERSION:
             raise ValueError(
                 f"unsupported game schema {data.get('schema')!r} (this engine reads {SCHEMA_VERSION})"
@@ -727,6 +768,7 @@ class Game:
         game.seed = genesis["seed"]
         game.first_dealer = genesis["dealer"]
         game.first_deal = Deal.from_json(genesis["deal"]) if genesis["deal"] else None
+        game.origin = genesis.get("position")
         game.phase = Phase(data["phase"])
         for name in (
             "round_no",
@@ -751,15 +793,25 @@ class Game:
         game.scores = list(data["scores"])
         game.results = [RoundResult.from_json(r) for r in data["results"]]
         game.winners = list(data["winners"])
+        check_conservation(game.zones(), game.rules)
         return game
 
     @classmethod
     def replay(cls, genesis: dict[str, Any], actions: Iterable[Action | dict[str, Any]]) -> Game:
         """Rebuild a game from its genesis and its action log."""
-        deal = Deal.from_json(genesis["deal"]) if genesis.get("deal") else None
-        game = cls.new(
-            Rules.from_json(genesis["rules"]), genesis["seed"], dealer=genesis["dealer"], deal=deal
-        )
+        if genesis.get("position") is not None:
+            # position.py builds on this module, so it is imported only when needed.
+            from rummy_engine.position import Position
+
+            game = Position.from_json(genesis["position"]).to_game()
+        else:
+            deal = Deal.from_json(genesis["deal"]) if genesis.get("deal") else None
+            game = cls.new(
+                Rules.from_json(genesis["rules"]),
+                genesis["seed"],
+                dealer=genesis["dealer"],
+                deal=deal,
+            )
         for action in actions:
             game.apply(action_from_json(action) if isinstance(action, dict) else action)
         return game

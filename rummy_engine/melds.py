@@ -3,6 +3,11 @@
 A :class:`Meld` is an ordered tuple of physical cards plus what each card stands for. Run cards
 also carry a *position*: the rank in an unrolled line where 14 is a high Ace (and, in ``wrap``
 mode, positions may run past 13), which is what fixes a joker's identity and an Ace's value.
+
+The order a player submits is the meld (RULES.md §1.5: a joker's identity follows from its place
+in the ordered list), so :func:`make_meld` never rearranges: a list that is not a meld as written
+is refused with the reason and the orders that would be legal. :func:`arrangements` offers those
+orders as data, for a UI that lets players pick cards without ordering them.
 """
 
 from __future__ import annotations
@@ -23,6 +28,17 @@ MAX_RUN = 13
 class MeldKind(enum.Enum):
     RUN = "run"
     SET = "set"
+
+
+class End(enum.Enum):
+    """The end of a run a laid-off joker goes to when it could go to either (RULES.md §1.5).
+
+    The choice fixes which card the joker stands for, hence which natural card can later swap
+    it out: a joker added low to ``5♣ 6♣ 7♣`` is ``4♣``, added high it is ``8♣``.
+    """
+
+    LOW = "low"
+    HIGH = "high"
 
 
 @dataclass(frozen=True)
@@ -153,8 +169,12 @@ def _span_ok(low: int, high: int, mode: AceMode) -> bool:
         return False
     if mode is AceMode.WRAP:
         return True
-    top = 14 if mode is AceMode.LOW_HIGH else KING
-    return low >= 1 and high <= top
+    return low >= 1 and high <= _top(mode)
+
+
+def _top(mode: AceMode) -> int:
+    """The highest position a run may reach: a high Ace, or the King where the Ace is only low."""
+    return 14 if mode is AceMode.LOW_HIGH else KING
 
 
 def _run_meld(placed: Sequence[tuple[Card, int]], suit: Suit) -> Meld:
@@ -180,20 +200,23 @@ def _run_in_given_order(cards: Sequence[Card], suit: Suit, mode: AceMode) -> Mel
     return None
 
 
-def _arrange_run(
+def _run_arrangements(
     fixed: Sequence[tuple[Card, int]],
     naturals: Sequence[Card],
     jokers: Sequence[Card],
     suit: Suit,
     mode: AceMode,
-) -> Meld | None:
-    """Place loose cards around ``fixed`` (cards already at positions) as one contiguous run.
+    ends: Sequence[End] = (End.HIGH, End.LOW),
+) -> list[Meld]:
+    """Every contiguous run of ``fixed`` (cards already at positions) plus the loose cards.
 
-    Jokers fill gaps first; a spare joker goes to the high end, else the low end. Tries every
-    Ace reading (and every lap in ``wrap`` mode) and keeps the first that fits.
+    Jokers fill the gaps between naturals first; each spare joker goes to one of ``ends``.
+    Every Ace reading (and every lap in ``wrap`` mode) is tried; the runs come back in the
+    order of ``ends`` (all spares at the first end first), each distinct run once.
     """
     taken = {p for _, p in fixed}
     options = [_candidate_positions(c.rank, mode) for c in naturals]
+    found: dict[tuple[Face, ...], Meld] = {}
     for choice in itertools.product(*options):
         if len(set(choice)) != len(choice) or taken.intersection(choice):
             continue
@@ -203,34 +226,40 @@ def _arrange_run(
         spare = len(jokers) - len(gaps)
         if spare < 0:
             continue
-        extra = _extend_span(low, high, spare, mode)
-        if extra is None:
+        for extra in _spare_positions(low, high, spare, ends, mode):
+            placed = [*fixed, *zip(naturals, choice, strict=True)]
+            placed += list(zip(jokers, gaps + extra, strict=True))
+            meld = _run_meld(placed, suit)
+            found.setdefault(meld.stands_for, meld)
+    return sorted(found.values(), key=lambda m: _end_rank(m, fixed, ends))
+
+
+def _spare_positions(
+    low: int, high: int, spare: int, ends: Sequence[End], mode: AceMode
+) -> list[list[int]]:
+    """The ways to put ``spare`` jokers beyond the span low..high at the allowed ends."""
+    ways = []
+    for below in range(spare + 1):
+        above = spare - below
+        if (below and End.LOW not in ends) or (above and End.HIGH not in ends):
             continue
-        joker_positions = gaps + extra
-        placed = list(fixed) + list(zip(naturals, choice, strict=True))
-        placed += list(zip(jokers, joker_positions, strict=True))
-        return _run_meld(placed, suit)
-    return None
+        if _span_ok(low - below, high + above, mode):
+            ways.append([*range(low - below, low), *range(high + 1, high + above + 1)])
+    return ways
 
 
-def _extend_span(low: int, high: int, spare: int, mode: AceMode) -> list[int] | None:
-    extra: list[int] = []
-    for _ in range(spare):
-        if _span_ok(low, high + 1, mode):
-            high += 1
-            extra.append(high)
-        elif _span_ok(low - 1, high, mode):
-            low -= 1
-            extra.append(low)
-        else:
-            return None
-    return extra
+def _end_rank(meld: Meld, fixed: Sequence[tuple[Card, int]], ends: Sequence[End]) -> int:
+    """Sort key: runs whose spare jokers sit at the preferred end (``ends[0]``) come first."""
+    anchor = min((p for _, p in fixed), default=None)
+    if anchor is None:
+        anchor = next(p for c, p in zip(meld.cards, meld.positions, strict=True) if not c.is_joker)
+    below = sum(c.is_joker and p < anchor for c, p in zip(meld.cards, meld.positions, strict=True))
+    return below if ends[0] is End.HIGH else -below
 
 
-def _build_run(cards: Sequence[Card], rules: Rules) -> Meld:
+def _check_run_cards(cards: Sequence[Card], suit: Suit) -> None:
+    """Refusals that no order can cure: another suit, a repeated rank, more than 13 cards."""
     naturals = [c for c in cards if not c.is_joker]
-    suit = naturals[0].suit
-    assert suit is not None
     odd = next((c for c in naturals if c.suit != suit), None)
     if odd is not None:
         raise InvalidMeld("meld.run_mixed_suits", card=odd.pretty, suit=suit.symbol)
@@ -240,22 +269,71 @@ def _build_run(cards: Sequence[Card], rules: Rules) -> Meld:
         raise InvalidMeld("meld.run_repeated_rank", card=twice.pretty)
     if len(cards) > MAX_RUN:
         raise InvalidMeld("meld.run_too_long", count=len(cards))
-    mode = rules.ace_mode
-    meld = _run_in_given_order(cards, suit, mode)
-    if meld is None:
-        jokers = [c for c in cards if c.is_joker]
-        meld = _arrange_run((), naturals, jokers, suit, mode)
-    if meld is None:
-        raise InvalidMeld(_run_failure_code(ranks, mode), cards=" ".join(c.pretty for c in cards))
-    return meld
 
 
-def _run_failure_code(ranks: Sequence[int], mode: AceMode) -> str:
-    if ACE in ranks and mode is AceMode.LOW_ONLY and KING in ranks:
-        return "meld.run_ace_low_only"
-    if ACE in ranks and mode is AceMode.LOW_HIGH and KING in ranks and 2 in ranks:
-        return "meld.run_no_wrap"
-    return "meld.run_not_consecutive"
+def _build_run(cards: Sequence[Card], rules: Rules) -> Meld:
+    naturals = [c for c in cards if not c.is_joker]
+    suit = naturals[0].suit
+    assert suit is not None
+    _check_run_cards(cards, suit)
+    meld = _run_in_given_order(cards, suit, rules.ace_mode)
+    if meld is not None:
+        return meld
+    jokers = [c for c in cards if c.is_joker]
+    legal = _run_arrangements((), naturals, jokers, suit, rules.ace_mode)
+    code, params = _why_not_in_order(cards, rules.ace_mode)
+    if legal:
+        params["did_you_mean"] = " or ".join(_written(m.cards) for m in legal)
+    raise InvalidMeld(code, **params)
+
+
+def _written(cards: Iterable[Card]) -> str:
+    return " ".join(c.pretty for c in cards)
+
+
+def _why_not_in_order(cards: Sequence[Card], mode: AceMode) -> tuple[str, dict[str, Any]]:
+    """The refusal code and its parameters for a run that fails in the order submitted.
+
+    First a pair of neighbouring naturals that cannot be that far apart; else a joker pushed past
+    an end of the line (before a low Ace, after a high Ace, or after the King where the Ace is
+    only low); else an Ace read low and high at once.
+    """
+    naturals = [(i, c) for i, c in enumerate(cards) if not c.is_joker]
+    for (i, before), (j, after) in itertools.pairwise(naturals):
+        if any(
+            b - a == j - i
+            for a in _candidate_positions(before.rank, mode)
+            for b in _candidate_positions(after.rank, mode)
+        ):
+            continue
+        if mode is AceMode.LOW_ONLY and after.rank == ACE and before.rank == KING:
+            return "meld.run_ace_low_only", {"cards": _written(cards)}
+        if j == i + 1:
+            return "meld.run_order_next", {"card": after.pretty, "previous": before.pretty}
+        return "meld.run_order_gap", {
+            "card": after.pretty,
+            "previous": before.pretty,
+            "places": j - i,
+        }
+    first, card = naturals[0]
+    for start in _candidate_positions(card.rank, mode):
+        positions = [start - first + k for k in range(len(cards))]
+        fits = all(
+            c.is_joker or _rank_of_position(p) == c.rank
+            for c, p in zip(cards, positions, strict=True)
+        )
+        if not fits:
+            continue
+        outside = [c for c, p in zip(cards, positions, strict=True) if not 1 <= p <= _top(mode)]
+        if any(not c.is_joker for c in outside):
+            break  # a natural Ace both after the King and before the 2
+        if positions[0] < 1:
+            after = next(c for c in cards if not c.is_joker)
+            return "meld.run_joker_below", {"card": after.pretty}
+        last = next(c for c in reversed(cards) if not c.is_joker)
+        code = "meld.run_joker_above" if mode is AceMode.LOW_HIGH else "meld.run_joker_above_king"
+        return code, {"card": last.pretty}
+    return "meld.run_no_wrap", {"cards": _written(cards)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,11 +341,12 @@ def _run_failure_code(ranks: Sequence[int], mode: AceMode) -> str:
 
 
 def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
-    """Check that ``cards`` form one run or set and fix what each joker stands for.
+    """The run or set that ``cards`` form *in the order given*, with what each joker stands for.
 
-    Natural runs may be typed in any order; with a joker, the submitted order decides where it
-    stands (``6♦ JK 8♦``: 7♦; ``JK 6♥ 7♥``: 5♥), and an order that is not a run is rearranged
-    with the joker filling the gap or extending the high end.
+    The order is the player's (RULES.md §1.5): ``6♦ JK 8♦`` makes the joker 7♦, ``JK 6♥ 7♥``
+    makes it 5♥, and nothing is rearranged. Raises :class:`InvalidMeld` when the cards are no
+    meld as written; when another order would be one, the refusal's ``did_you_mean`` parameter
+    (and its sentence) names it — :func:`arrangements` gives those orders as melds.
     """
     if len(cards) < 3:
         raise InvalidMeld("meld.too_short", count=len(cards))
@@ -278,8 +357,38 @@ def make_meld(cards: Sequence[Card], rules: Rules) -> Meld:
     return _build_run(cards, rules)
 
 
-def extend_meld(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
-    """Lay off ``added`` on ``meld``: runs grow at their ends, sets up to four different suits."""
+def arrangements(cards: Sequence[Card], rules: Rules) -> list[Meld]:
+    """Every legal meld made of exactly ``cards`` in some order (an unordered selection).
+
+    A set has one arrangement (the order of a set changes nothing); a run has one per place its
+    spare jokers can take (a joker beside ``Q♥ K♥`` is J♥ low or A♥ high), the all-high one
+    first. Empty when the cards form no meld in any order (it raises nothing). A UI lays the
+    only arrangement directly and asks the player when there are several.
+    """
+    try:
+        if len(cards) < 3:
+            return []
+        naturals = [c for c in cards if not c.is_joker]
+        _check_joker_limit(len(naturals), len(cards) - len(naturals), rules)
+        if len({c.rank for c in naturals}) == 1:
+            return [_build_set(cards, rules)]
+        suit = naturals[0].suit
+        assert suit is not None
+        _check_run_cards(cards, suit)
+    except InvalidMeld:
+        return []
+    jokers = [c for c in cards if c.is_joker]
+    return _run_arrangements((), naturals, jokers, suit, rules.ace_mode)
+
+
+def extend_meld(meld: Meld, added: Sequence[Card], rules: Rules, end: End | None = None) -> Meld:
+    """Lay off ``added`` on ``meld``: runs grow at their ends, sets up to four different suits.
+
+    On a run, jokers first fill the places between the run and the added naturals; a spare joker
+    goes to ``end``. With ``end=None`` it goes high when it can and low otherwise (what every
+    lay-off did before ends could be named, so old game logs replay the same). Raises
+    :class:`InvalidMeld` when the cards do not extend the meld, or not at the end named.
+    """
     if not added:
         raise InvalidMeld("meld.nothing_added")
     naturals = [c for c in added if not c.is_joker]
@@ -289,7 +398,43 @@ def extend_meld(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
     )
     if meld.is_set:
         return _extend_set(meld, added, rules)
-    return _extend_run(meld, naturals, jokers, rules)
+    return _extend_run(meld, naturals, jokers, rules, end)
+
+
+def layoff_ends(meld: Meld, added: Sequence[Card], rules: Rules) -> list[End]:
+    """The ends a spare joker of ``added`` may take on run ``meld`` (low first).
+
+    Two ends mean the player must choose (the choice decides which card can swap the joker
+    later); one or none mean there is nothing to ask. Sets and lay-offs without a spare joker
+    give none. Raises nothing (cards that cannot extend the meld give no end).
+    """
+    if meld.is_set or not any(c.is_joker for c in added):
+        return []
+    results = {}
+    for end in (End.LOW, End.HIGH):
+        try:
+            results[end] = extend_meld(meld, added, rules, end)
+        except InvalidMeld:
+            continue
+    if len(results) == 2 and results[End.LOW] == results[End.HIGH]:
+        return []  # no spare joker: it fills a gap, wherever the player would put it
+    return list(results)
+
+
+def joker_candidates(meld: Meld, index: int) -> list[Face]:
+    """The cards the joker at ``meld.cards[index]`` may stand for (RULES.md §1.5).
+
+    One card for a run's joker and a four-card set's; for a three-card set, every missing suit
+    (the joker is "one of the missing suits" until the fourth card decides). Raises
+    :class:`ValueError` when that card is not a joker.
+    """
+    if not meld.cards[index].is_joker:
+        raise ValueError(f"{meld.cards[index].pretty} at place {index + 1} is not a joker")
+    face = meld.stands_for[index]
+    if face.suit is not None:
+        return [face]
+    held = {f.suit for f in meld.stands_for}
+    return [Face(face.rank, s) for s in Suit if s not in held]
 
 
 def _extend_set(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
@@ -303,18 +448,27 @@ def _extend_set(meld: Meld, added: Sequence[Card], rules: Rules) -> Meld:
     return _build_set(meld.cards + tuple(added), rules)
 
 
-def _extend_run(meld: Meld, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
+def _extend_run(
+    meld: Meld,
+    naturals: Sequence[Card],
+    jokers: Sequence[Card],
+    rules: Rules,
+    end: End | None,
+) -> Meld:
     suit = meld.suit
     assert suit is not None
     odd = next((c for c in naturals if c.suit != suit), None)
     if odd is not None:
         raise InvalidMeld("meld.run_mixed_suits", card=odd.pretty, suit=suit.symbol)
     fixed = list(zip(meld.cards, meld.positions, strict=True))
-    arranged = _arrange_run(fixed, naturals, jokers, suit, rules.ace_mode)
-    if arranged is None:
-        added = " ".join(c.pretty for c in (*naturals, *jokers))
+    ends = (End.HIGH, End.LOW) if end is None else (end,)
+    arranged = _run_arrangements(fixed, naturals, jokers, suit, rules.ace_mode, ends)
+    if not arranged:
+        added = _written((*naturals, *jokers))
+        if end is not None and _run_arrangements(fixed, naturals, jokers, suit, rules.ace_mode):
+            raise InvalidMeld("meld.run_cannot_extend_at", cards=added, end=end.value)
         raise InvalidMeld("meld.run_cannot_extend", cards=added)
-    return arranged
+    return arranged[0]
 
 
 def swap_target(meld: Meld, card: Card) -> int | None:

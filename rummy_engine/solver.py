@@ -17,14 +17,19 @@ How the search works, and why it is fast enough in pure Python:
   item it is, or leave it in hand), which enumerates every disjoint choice exactly once, and they
   memoise on the remaining multiset. The opening search is a branch-and-bound on top of that:
   the value of what is still in hand bounds what can still be gained, and a state that could not
-  beat a target is remembered with that upper bound.
+  beat a target is remembered with that upper bound. Its options are tried least-loss-against-
+  the-bound first, so a best opening is found early and, when it reaches the bound, at once.
+* Options that can never be part of the answer are not generated: a run whose joker stands in
+  for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
+  of natural cards that make runs of their own. Going out also fails a cover as soon as a card
+  that few options place has none left.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -45,7 +50,7 @@ from rummy_engine.rules import (
     Rules,
     Variant,
 )
-from rummy_engine.values import basic_value, opening_value, penalty_value
+from rummy_engine.values import basic_value, penalty_value
 
 __all__ = [
     "GoOutPlan",
@@ -114,8 +119,7 @@ def _shape(kind: MeldKind, slots: tuple[Face | None, ...], value: int) -> _Shape
 
 
 def _code(face: Face) -> int:
-    assert face.suit is not None
-    return face.suit.index * 16 + face.rank
+    return _SUIT_INDEX[face.suit] * 16 + face.rank
 
 
 def _max_jokers(rules: Rules) -> int:
@@ -156,37 +160,37 @@ def _rank_of(position: int) -> int:
     return (position - 1) % 13 + 1
 
 
-def _windows(mode: AceMode) -> Iterator[tuple[int, int]]:
-    """Every (low, high) position span a run may occupy, by low end then length; 14 = high Ace."""
+@functools.cache
+def _windows(mode: AceMode) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every position span a run may occupy: each low end with its high ends, shortest first;
+    position 14 is a high Ace."""
     if mode is AceMode.WRAP:
-        for low in range(1, 14):
-            for high in range(low + 2, low + MAX_RUN):
-                yield low, high
-        return
+        return tuple((low, tuple(range(low + 2, low + MAX_RUN))) for low in range(1, 14))
     top = HIGH_ACE if mode is AceMode.LOW_HIGH else 13
-    for low in range(1, top - 1):
-        for high in range(low + 2, min(low + MAX_RUN - 1, top) + 1):
-            yield low, high
+    return tuple(
+        (low, tuple(range(low + 2, min(low + MAX_RUN - 1, top) + 1))) for low in range(1, top - 1)
+    )
 
 
-_Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 @functools.cache
 def _window(suit: Suit, low: int, high: int, zero_jokers: bool, ace: AceOpeningValue) -> _Window:
-    """Faces, codes, card values and joker values of the run on positions low..high (cached)."""
+    """Faces, codes, card values, joker values and positions of the run on low..high (cached)."""
     faces, values = [], []
     for i, pos in enumerate(range(low, high + 1)):
         rank = _rank_of(pos)
         faces.append(Face(rank, suit))
         values.append(_card_value(rank, pos == HIGH_ACE or (rank == ACE and i > 0), ace))
     joker_values = [0] * len(values) if zero_jokers else values
-    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values)
+    positions = tuple(range(low, high + 1))
+    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values), positions
 
 
 def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
     """The run of ``window`` with jokers at the given indexes."""
-    faces, codes, values, joker_values = window
+    faces, codes, values, joker_values, _ = window
     if not joker_at:
         return _Shape(MeldKind.RUN, faces, sum(values), faces, codes, 0)
     slots = list[Face | None](faces)
@@ -200,46 +204,89 @@ def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
 
 
 def _run_placements(
-    counts: dict[Face, int], jokers: int, rules: Rules
+    counts: dict[Face, int],
+    jokers: int,
+    rules: Rules,
+    stand_ins: Container[Face] | None = None,
 ) -> Iterator[tuple[_Window, tuple[int, ...]]]:
     """Every run the held faces plus ``jokers`` can form: a window and the indexes of its jokers.
 
-    A joker may also stand where a held card fits, since that card may be worth more elsewhere.
+    A joker may also stand where a held card fits, since that card may be worth more elsewhere;
+    with ``stand_ins`` given, only where that card is one of them or lies within one place of
+    an end of the run (:func:`_stand_ins` says why the others are pointless in an opening).
     """
     max_j = min(_max_jokers(rules), jokers)
     zero_jokers = rules.variant is Variant.R71
     ace = rules.options.ace_opening_value
-    windows = list(_windows(rules.ace_mode))
+    windows = _windows(rules.ace_mode)
+    reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
+    ranks: dict[Suit, set[int]] = {}
+    for face in counts:
+        assert face.suit is not None
+        ranks.setdefault(face.suit, set()).add(face.rank)
     for suit in Suit:
-        ranks = {f.rank for f in counts if f.suit is suit}
-        if len(ranks) < 2:
+        if len(ranks.get(suit, ())) < 2:
             continue
         held = 0  # positions (as bits) whose rank is held; positions run up to 26 in wrap mode
-        for pos in range(-12, 27):
-            if _rank_of(pos) in ranks:
-                held |= 1 << (pos + 12)
-        dead_low = 0  # a low end whose shorter window already missed too many cards
-        for low, high in windows:
-            if low == dead_low:
-                continue
-            span = ((1 << (high - low + 1)) - 1) << (low + 12)
-            missing = (span & ~held).bit_count()
-            if missing > max_j:
-                dead_low = low  # longer windows from the same low end only miss more
-                continue
-            size = high - low + 1
-            window = _window(suit, low, high, zero_jokers, ace)
-            if missing == 0 and _jokers_ok(size, 0, rules):
-                yield window, ()
-            if max_j == 0:
-                continue
-            gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
-            present = [k for k in range(size) if held >> (low + k + 12) & 1]
-            for extra in range(max(1 - missing, 0), max_j - missing + 1):
-                if not _jokers_ok(size - missing - extra, missing + extra, rules):
+        for rank in ranks[suit]:
+            held |= (1 << rank) | (1 << (rank + 13)) | (1 << (rank + 26))
+        held >>= 1  # bit p + 12 stands for position p (-12 .. 26), whose rank is (p - 1) % 13 + 1
+        for low, highs in windows:
+            if not held >> (low + 12) & reach:
+                continue  # ...starts no run at all
+            for high in highs:
+                span = ((1 << (high - low + 1)) - 1) << (low + 12)
+                missing = (span & ~held).bit_count()
+                if missing > max_j:
+                    break  # longer windows from the same low end only miss more
+                size = high - low + 1
+                window = _window(suit, low, high, zero_jokers, ace)
+                if missing == 0 and _jokers_ok(size, 0, rules):
+                    yield window, ()
+                if max_j == 0:
                     continue
-                for swapped in itertools.combinations(present, extra):
-                    yield window, gaps + swapped
+                gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
+                present = [
+                    k
+                    for k in range(size)
+                    if held >> (low + k + 12) & 1
+                    and (stand_ins is None or _may_stand_in(window[0], k, stand_ins))
+                ]
+                for extra in range(max(1 - missing, 0), max_j - missing + 1):
+                    if not _jokers_ok(size - missing - extra, missing + extra, rules):
+                        continue
+                    for swapped in itertools.combinations(present, extra):
+                        yield window, gaps + swapped
+
+
+def _may_stand_in(line: Sequence[Face], k: int, stand_ins: Container[Face]) -> bool:
+    """Whether a joker may stand at ``line[k]`` (a held card) under :func:`_stand_ins`' rule:
+    another meld can reach that card only from beyond the line's end through at most one
+    joker, or through a card near it that is held twice (or a set of its rank)."""
+    return k <= 1 or k >= len(line) - 2 or any(f in stand_ins for f in line[max(0, k - 2) : k + 3])
+
+
+def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
+    """The held faces a run's joker may usefully stand in for anywhere in the run when looking
+    for an opening (or, with a discardable joker, a way to go out); None when every place must
+    be tried.
+
+    A run whose joker stands where a held card fits only helps if that card goes into another
+    meld; left in hand, the same run holding the card is worth as much (more in R71), is more
+    natural, and keeps the joker, so it is the better opening. With one joker per meld and no
+    wrap, another meld can use the card only if its rank is held in another suit (a set), or
+    through a run that holds it and another natural card: at most two places away (one joker
+    between), so beyond the first run's end if the card is within one place of it, or a second
+    copy of itself or of a card at most two places away. These faces (held twice, or whose rank
+    is held in another suit) are returned; :func:`_may_stand_in` applies the rule. Leaving the
+    other placements out spares the search from proving, state by state, that they never win.
+    """
+    if _max_jokers(rules) != 1 or rules.ace_mode is AceMode.WRAP:
+        return None
+    suits: dict[int, int] = {}
+    for face in counts:
+        suits[face.rank] = suits.get(face.rank, 0) + 1
+    return {f for f, n in counts.items() if n > 1 or suits[f.rank] > 1}
 
 
 def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
@@ -270,10 +317,11 @@ def _face_counts(cards: Sequence[Card]) -> tuple[dict[Face, int], int]:
     counts: dict[Face, int] = {}
     jokers = 0
     for card in cards:
-        if card.is_joker:
-            jokers += 1
+        if card.rank:
+            face = card.face
+            counts[face] = counts.get(face, 0) + 1
         else:
-            counts[card.face] = counts.get(card.face, 0) + 1
+            jokers += 1
     return counts, jokers
 
 
@@ -284,7 +332,10 @@ def _sorted_hand(hand: Sequence[Card]) -> list[Card]:
 
 
 def _card_order(card: Card) -> tuple[int, int, int]:
-    return (card.suit.index if card.suit else 4, card.rank, card.copy)
+    return (_SUIT_INDEX.get(card.suit, 4), card.rank, card.copy)
+
+
+_SUIT_INDEX: dict[Suit | None, int] = {suit: suit.index for suit in Suit}
 
 
 def _build(shape: _Shape, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
@@ -344,17 +395,18 @@ class _Items:
         self.index: dict[Face, int] = {}  # face -> item of the copies other than the taken card
         self.taken_item = -1
         for card in cards:
-            if card.is_joker:
+            if not card.rank:  # a joker
                 continue
-            if card == taken:
+            face = card.face
+            if taken is not None and card == taken:
                 self.taken_item = len(self.faces)
-                self.faces.append(card.face)
+                self.faces.append(face)
                 self.cards.append([card])
                 continue
-            i = self.index.get(card.face)
+            i = self.index.get(face)
             if i is None:
-                self.index[card.face] = len(self.faces)
-                self.faces.append(card.face)
+                self.index[face] = len(self.faces)
+                self.faces.append(face)
                 self.cards.append([card])
             else:
                 self.cards[i].append(card)
@@ -389,12 +441,19 @@ class _Items:
             options = [m | c for m in options for c in choices]
         return options
 
-    def meld_options(self, counts: dict[Face, int], jokers: int, needs: int) -> list[_Option]:
+    def meld_options(
+        self,
+        counts: dict[Face, int],
+        jokers: int,
+        needs: int,
+        stand_ins: Container[Face] | None = None,
+    ) -> list[_Option]:
         """Item-level options for new melds; per (items, jokers) only the best placement stays.
 
         Runs are scored straight from their window (masks and values as ints, no Face objects)
         unless they hold the taken card's face, which may give two masks. Only the flags in
-        ``needs`` are kept: the others would just split search states.
+        ``needs`` are kept: the others would just split search states. ``stand_ins`` limits
+        where a run's joker may stand in for a held card (:func:`_stand_ins`).
         """
         best: dict[tuple[int, int], _Option] = {}
         taken_bit = 1 << self.taken_item if self.taken_item >= 0 else 0
@@ -402,7 +461,7 @@ class _Items:
 
         def add(
             mask: int, used: int, value: int, kind: MeldKind, faces: tuple[Face | None, ...],
-            run: tuple[_Window, tuple[int, ...]] | None = None,
+            run: tuple[_Window, tuple[int, ...]] | None = None, bound: int = -1,
         ) -> None:
             key = (mask, used)
             old = best.get(key)
@@ -416,14 +475,18 @@ class _Items:
                     flags |= _NAT_SET
                 elif not mask & taken_bit:
                     flags |= _NAT_RUN
-            bound = old.bound if old is not None else sum(upper[i] for i in _bits(mask))
+            if old is not None:
+                bound = old.bound
+            elif bound < 0:
+                bound = sum(upper[i] for i in _bits(mask))
             best[key] = _Option(mask, used, value, bound, flags & needs, kind, faces, run)
 
         last: _Window | None = None
         bits: list[int] = []
-        full = total = 0
-        for window, at in _run_placements(counts, jokers, self.rules):
-            _, codes, values, joker_values = window
+        ups: list[int] = []
+        full = total = top = 0
+        for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
+            _, codes, values, joker_values, _ = window
             if self.taken_code in codes:
                 shape = _run_shape(window, at)
                 for mask in self.masks(shape.codes):
@@ -431,25 +494,29 @@ class _Items:
                 continue
             if window is not last:
                 last, bits = window, [bit.get(c, 0) for c in codes]
-                full, total = sum(bits), sum(values)
-            mask, value = full, total
+                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
+                full, total, top = sum(bits), sum(values), sum(ups)
+            mask, value, bound = full, total, top
             for k in at:
                 mask &= ~bits[k]
                 value += joker_values[k] - values[k]
-            add(mask, len(at), value, MeldKind.RUN, (), (window, at))
+                bound -= ups[k]
+            add(mask, len(at), value, MeldKind.RUN, (), (window, at), bound)
         for shape in _set_shapes(counts, jokers, self.rules):
             for mask in self.masks(shape.codes):
                 add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
         return list(best.values())
 
-    def by_low(self, options: Sequence[_Option]) -> list[list[_Option]]:
-        """Options indexed by their lowest item, biggest first (good solutions early)."""
+    def by_low(self, options: Sequence[_Option], ordered: bool = True) -> list[list[_Option]]:
+        """Options indexed by their lowest item, biggest first (good solutions early) unless the
+        caller orders them itself."""
         table: list[list[_Option]] = [[] for _ in self.faces]
         for opt in options:
             if opt.mask:
                 table[(opt.mask & -opt.mask).bit_length() - 1].append(opt)
-        for row in table:
-            row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
+        if ordered:
+            for row in table:
+                row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
         return table
 
     def realise(self, chosen: Sequence[_Option]) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
@@ -461,7 +528,9 @@ class _Items:
         for opt in chosen:
             naturals = [pools[i].pop(0) for i in _bits(opt.mask)]
             used_jokers = [jokers.pop(0) for _ in range(opt.jokers)]
-            if opt.table is None:
+            if opt.run is not None and self.rules.ace_mode is not AceMode.WRAP:
+                melds.append(_run_meld(opt.run, naturals, used_jokers))
+            elif opt.table is None:
                 shape = _shape(opt.kind, opt.slots, opt.value)
                 melds.append(_build(shape, naturals, used_jokers, self.rules))
             else:
@@ -470,6 +539,19 @@ class _Items:
                 layoffs.append((opt.table, (*naturals, *used_jokers)))
         layoffs.sort(key=lambda lo: lo[0])
         return melds, layoffs
+
+
+def _run_meld(
+    run: tuple[_Window, tuple[int, ...]], naturals: Sequence[Card], jokers: Sequence[Card]
+) -> Meld:
+    """The run of a window straight from its faces and positions: what ``make_meld`` would
+    build from these cards in this order (outside ``wrap`` mode, where a position is unique),
+    without checking again what the window already guarantees."""
+    (faces, _, _, _, positions), at = run
+    by_face = {c.face: c for c in naturals}
+    spare = iter(jokers)
+    cards = tuple(next(spare) if k in at else by_face[f] for k, f in enumerate(faces))
+    return Meld(MeldKind.RUN, cards, faces, positions)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -492,8 +574,10 @@ def _items_value(items: _Items, ones: int, twos: int) -> int:
 # Best opening
 
 
-def _opening_needs(rules: Rules, freed: bool, taken: Card | None) -> int:
-    needs = _LEFT | _MELD
+def _opening_needs(rules: Rules, freed: bool, taken: Card | None, threshold: int) -> int:
+    # Any value above 0 takes a meld, so only a freed partner (no threshold) needs _MELD; not
+    # tracking it otherwise keeps search states from splitting on it.
+    needs = _LEFT | (_MELD if freed or threshold <= 0 else 0)
     if taken is not None and rules.must_use_discard:
         needs |= _TAKEN
     if rules.variant is Variant.R71:
@@ -530,8 +614,8 @@ def best_opening(
     no_jokers = rules.options.r71_joker_in_opening is R71JokerInOpening.FORBIDDEN
     if rules.variant is Variant.R71 and not freed and no_jokers:
         jokers = 0  # melds with a joker may not be part of this opening
-    needs = _opening_needs(rules, freed, taken)
-    options = items.meld_options(counts, jokers, needs)
+    needs = _opening_needs(rules, freed, taken, threshold)
+    options = items.meld_options(counts, jokers, needs, _stand_ins(counts, rules))
 
     # Items that no meld uses always stay in hand: drop them before searching.
     usable = 0
@@ -539,7 +623,7 @@ def best_opening(
         usable |= opt.mask
     ones, twos = items.ones & usable, items.twos & usable
     flags = _LEFT if (items.ones & ~usable) else 0
-    by_low = items.by_low(options)
+    by_low = items.by_low(options, ordered=False)
     ace = _card_value(ACE, True, rules.options.ace_opening_value)
     joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
     # Something must stay in hand, so until something has, the bound loses the cheapest card.
@@ -553,14 +637,23 @@ def best_opening(
             reachable[i] |= opt.flags
     memo: dict[tuple[int, int, int, int], tuple[int, bool, _Option | None]] = {}
 
+    # Options that lose least against the bound come first (then the most valuable): a best
+    # opening found early makes the bound prune the rest, and when the bound is reached
+    # exactly, a lossless path reaches it at once.
+    for row in by_low:
+        row.sort(key=lambda o: (o.bound + o.jokers * joker_value - o.value, -o.value))
     rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
     upper = items.upper
 
+    # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
+    unkept = min(cheapest, joker_value)
+
     def ceiling(rest: int, jokers: int, flags: int) -> int:
-        """What can still be gained at most: every card held, less one if none is left yet."""
+        """What can still be gained at most: every card held, less one if none is left yet.
+        (Written out again in search's loop, where a call per option costs too much.)"""
         top = rest + jokers * joker_value
         if not flags & _LEFT:
-            top -= min(cheapest, joker_value) if jokers else cheapest
+            top -= unkept if jokers else cheapest
         return top
 
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
@@ -569,12 +662,18 @@ def best_opening(
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        if not ones:
+        while ones:
+            low = ones & -ones
+            item = low.bit_length() - 1
+            if rows[item]:
+                break
+            # No meld starts here: the card stays in hand, there is nothing to choose.
+            rest -= upper[item] * (2 if twos & low else 1)
+            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+        else:
             if jokers:
                 flags |= _LEFT
             return 0 if flags & needs == needs else _NEG
-        low = ones & -ones
-        item = low.bit_length() - 1
         if needs & ~(flags | reachable[item] | _LEFT):
             return _NEG
         key = (ones, twos, jokers, flags)
@@ -587,12 +686,20 @@ def best_opening(
                 continue
             target = (need if need > best else best + 1) - value
             left = jokers - used
-            top = ceiling(rest - drop, left, flags | earned)
+            top = rest - drop + left * joker_value
+            if not (flags | earned) & _LEFT:
+                top -= unkept if left else cheapest
             if top < target:
                 got = top
             else:
-                n_ones, n_twos = _remove(ones, twos, mask)
-                got = search(n_ones, n_twos, left, flags | earned, rest - drop, target)
+                got = search(
+                    (ones & ~mask) | (twos & mask),  # one copy of each item in mask taken
+                    twos & ~mask,
+                    left,
+                    flags | earned,
+                    rest - drop,
+                    target,
+                )
             if got >= target:
                 best, choice = got + value, opt
             elif got + value > bound:
@@ -620,6 +727,10 @@ def best_opening(
         return None
     chosen: list[_Option] = []
     while ones:
+        low = ones & -ones
+        if not rows[low.bit_length() - 1]:
+            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+            continue
         entry = memo.get((ones, twos, jokers, flags))
         assert entry is not None and entry[1]
         step = entry[2]
@@ -631,7 +742,8 @@ def best_opening(
             ones, twos = _remove(ones, twos, step.mask)
             jokers, flags = jokers - step.jokers, flags | step.flags
     melds, _ = items.realise(chosen)
-    return Opening(tuple(melds), opening_value(melds, rules))
+    # Each option's value is its meld's opening value (values.py's table, scored per window).
+    return Opening(tuple(melds), sum(opt.value for opt in chosen))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -649,24 +761,30 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
     held = set(items.index) | ({items.faces[items.taken_item]} if items.taken_item >= 0 else set())
     for t, meld in enumerate(table):
         naturals = sum(not c.is_joker for c in meld.cards)
+        on_meld = meld.jokers
         max_j = 0
         for j in range(1, min(_max_jokers(rules), len(items.jokers)) + 1):
-            if _jokers_ok(naturals + 1, meld.jokers + j, rules):
+            if _jokers_ok(naturals + 1, on_meld + j, rules):
                 max_j = j
         room = 0
         for j in range(1, max_j + 1):
-            if _jokers_ok(naturals, meld.jokers + j, rules) and can_extend(meld, items.jokers[:j], rules):
+            if _jokers_ok(naturals, on_meld + j, rules) and can_extend(meld, items.jokers[:j], rules):
                 room = j
         joker_room.append(room)
         seen: set[tuple[int, int]] = set()
-        for faces in _additions(meld, held, max_j, rules):
+        for faces, below in _additions(meld, held, max_j, rules):
             missing = [k for k, f in enumerate(faces) if f not in held]
             present = [k for k, f in enumerate(faces) if f in held]
+            # Natural cards that make runs of their own on each side they extend (none, or 3+)
+            # are better laid as those runs: the same cards placed, the table meld still free.
+            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(faces) - below))
             for extra in range(max_j - len(missing) + 1):
                 for swapped in itertools.combinations(present, extra):
                     at = set(missing).union(swapped)
+                    if own_runs and not at:
+                        continue
                     added = [f for k, f in enumerate(faces) if k not in at]
-                    if not added or not _jokers_ok(naturals + len(added), meld.jokers + len(at), rules):
+                    if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
                         continue
                     for mask in items.masks([_code(f) for f in added]):
                         if (mask, len(at)) in seen:
@@ -677,8 +795,11 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
     return options, joker_room
 
 
-def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterator[tuple[Face, ...]]:
-    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``."""
+def _additions(
+    meld: Meld, held: set[Face], max_j: int, rules: Rules
+) -> Iterator[tuple[tuple[Face, ...], int]]:
+    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``,
+    each with how many of its faces go below a run (0 for a set)."""
     if meld.is_set:
         suits = {f.suit for f in meld.stands_for if f.suit is not None}
         missing = [Face(meld.rank, s) for s in Suit if s not in suits]
@@ -686,7 +807,7 @@ def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterato
         for size in range(1, room + 1):
             for group in itertools.combinations(missing, size):
                 if sum(f not in held for f in group) <= max_j:
-                    yield group
+                    yield group, 0
         return
     suit = meld.suit
     assert suit is not None
@@ -715,7 +836,7 @@ def _additions(meld: Meld, held: set[Face], max_j: int, rules: Rules) -> Iterato
                 if lacking > max_j:
                     break
             if below + above:
-                yield (*below_faces, *above_faces)
+                yield (*below_faces, *above_faces), below
 
 
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
@@ -755,12 +876,25 @@ def going_out(
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
     needs = _go_out_needs(rules, opened, freed)
-    options = items.meld_options(counts, jokers, needs)
+    # A run whose joker stands in for a held card that nothing else can take (no other meld of
+    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
+    # instead (tried first: it costs more) does as well, so where a joker may be the last
+    # discard such runs need not be tried.
+    stand_ins = None
+    if (
+        rules.options.joker_discard_allowed
+        and rules.options.joker_final_discard_allowed
+        and not items.taken_joker
+    ):
+        stand_ins = _stand_ins(counts, rules)
     layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
     joker_room = [0] * len(table)
+    layoffs: list[_Option] = []
     if layoffs_allowed:
-        extra, joker_room = _layoff_options(items, table, rules)
-        options += extra
+        layoffs, joker_room = _layoff_options(items, table, rules)
+        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
+            stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
+    options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     by_low = items.by_low(options)
     coverable = 0
     for opt in options:
@@ -772,6 +906,21 @@ def going_out(
             reachable[i] |= opt.flags
     if needs & ~reachable[0]:
         return None
+    # Cards that few options can place are checked at every step: once a cover has used up
+    # every way to place one of them, it fails there, not after placing all the other cards.
+    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
+    for opt in options:
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+    few = once & ~more  # placed by one to three options
+    holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
+    for opt in options:
+        for i in _bits(opt.mask & few):
+            holders[i].append(opt)
+    scarce = [(1 << i, opts) for i, opts in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
     path: list[_Option] = []
 
@@ -796,6 +945,15 @@ def going_out(
         key = (ones, twos, jokers, used, flags)
         if key in failed:
             return False
+        for bit, opts in scarce:
+            if ones & bit and not any(
+                o.mask & ones == o.mask
+                and o.jokers <= jokers
+                and (o.table is None or not used >> o.table & 1)
+                for o in opts
+            ):
+                failed.add(key)
+                return False
         for opt in by_low[(low).bit_length() - 1]:
             if opt.mask & ones != opt.mask or opt.jokers > jokers:
                 continue

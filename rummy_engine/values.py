@@ -28,9 +28,17 @@ def basic_value(card: Card) -> int:
 
 
 def hand_penalty(hand: Iterable[Card], laid_any: bool, rules: Rules) -> int:
-    """What a losing Atlas player pays (RULES.md §2.7)."""
+    """What ``hand`` costs its holder if another side goes out now (RULES.md §2.7, §7).
+
+    Simple: 100 whatever the hand. Rummy 51 / 71: 100 when the player has laid nothing this
+    round (``laid_any`` False), else the sum of :func:`penalty_value`. Basic: the Basic value
+    of the cards (what the winner gains from this hand; ``laid_any`` changes nothing). Raises
+    nothing.
+    """
     if rules.variant is Variant.SIMPLE:
         return SIMPLE_PENALTY
+    if not rules.is_atlas:
+        return sum(basic_value(c) for c in hand)
     if not laid_any:
         return NEVER_LAID_PENALTY
     return sum(penalty_value(c) for c in hand)
@@ -54,7 +62,9 @@ def _position_value(rank: int, ace_high: bool, rules: Rules) -> int:
 def meld_opening_value(meld: Meld, rules: Rules) -> int:
     """Value of one meld toward an opening or the +1 bar (RULES.md §1.4b).
 
-    Jokers count as the card they stand for in Rummy 51 and 0 in Rummy 71.
+    Jokers count as the card they stand for in Rummy 51 and 0 in Rummy 71; an Ace counts 1
+    low in a run and 11 high or in a set (``ace_opening_value`` may fix it). A set's
+    undetermined joker counts its rank (its suit does not matter). Raises nothing.
     """
     total = 0
     for i, (card, face) in enumerate(zip(meld.cards, meld.stands_for, strict=True)):
@@ -69,4 +79,6 @@ def meld_opening_value(meld: Meld, rules: Rules) -> int:
 
 
 def opening_value(melds: Iterable[Meld], rules: Rules) -> int:
+    """The value of ``melds`` laid together toward an opening or the +1 bar (RULES.md §1.4b):
+    the sum of :func:`meld_opening_value`. Raises nothing."""
     return sum(meld_opening_value(m, rules) for m in melds)

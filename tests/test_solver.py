@@ -196,6 +196,16 @@ def test_joker_stands_in_for_a_held_card() -> None:
     assert_valid_plan(plan, hand, R71, [], opened=False)
 
 
+def test_joker_stands_in_beside_a_doubled_card() -> None:
+    """The best opening lays 9♠ JK J♠ Q♠ K♠ and 9♠ 10♠ JK Q♠ K♠: the joker stands for the 10♠
+    that the second run holds, reached through the second 9♠ (found by comparing the solver
+    with bench_solver's exact dynamic program on random dense hands)."""
+    hand = cards("Js 10s Qd Qd 9s Qs Ks Ks Kd Qs 9s JK JK JK")
+    opening = best_opening(hand, R51, 51)
+    assert opening is not None and opening.value == 129
+    assert_valid_opening(opening, hand, R51, 51)
+
+
 def test_g07_simple_going_out() -> None:
     hand = cards("5h 6h 7h 4s 4h 4d 9c 9d 9s Jd Qd Kd Ad 8c")
     plan = going_out(hand, SIMPLE, [], opened=False)
