@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
     for name in COMMANDS:
         sub.add_parser(name, help=t(f"cli.help.{name}"), description=t(f"cli.help.{name}"))
+    from bot.offline import add_offline_commands
+
+    add_offline_commands(sub)
     return parser
 
 
@@ -60,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if command == "doctor":
         return doctor(env_file, out=sys.stdout)
+    if command in ("simulate", "demo"):
+        from bot.offline import run_offline
+
+        return run_offline(args)
 
     try:
         settings = load_settings(env_file=env_file)

@@ -198,6 +198,8 @@ class Game:
     bar_side: int | None
     bar_from: int | None
     reshuffles: int
+    round_turns: int
+    pile_moves: list[tuple[int, bool, Card]]
     scores: list[int]
     results: list[RoundResult]
     winners: list[int]
@@ -239,6 +241,7 @@ class Game:
             "scores",
             "results",
             "winners",
+            "pile_moves",
         ):
             setattr(twin, name, list(getattr(self, name)))
         return twin
@@ -266,6 +269,8 @@ class Game:
         self.laid_any = [False] * n
         self.bar = self.bar_side = self.bar_from = None
         self.reshuffles = 0
+        self.round_turns = 0
+        self.pile_moves = []
         event = Event("round_started", None, {"round": self.round_no, "dealer": self.dealer})
         if rules.is_atlas:
             return [event, *self._begin_turn(self.dealer, draw=False)]
@@ -338,6 +343,9 @@ class Game:
             raise OutOfTurn("turn.already_drawn" if self.drawn else "turn.dealer_no_draw")
 
     def _begin_turn(self, seat: int, draw: bool = True) -> list[Event]:
+        self.round_turns += 1
+        if self.round_turns > self.rules.options.max_turns_per_round:
+            return self._end_round(None, Outcome.VOID)
         self.current = seat
         self.turn += 1
         self.phase = Phase.DRAW if draw else Phase.PLAY
@@ -385,6 +393,7 @@ class Game:
                 raise OutOfTurn("draw.take_with_one_card")
             card = self.discard.pop()
             self.taken = card
+            self.pile_moves.append((seat, True, card))
             events = [Event("discard_taken", seat, {"card": card.text})]
         else:
             events = []
@@ -409,6 +418,7 @@ class Game:
         hand.remove(taken)
         self.discard.append(taken)
         self.taken = None
+        self.pile_moves.pop()
         events = [Event("take_undone", seat, {"card": taken.text})]
         if self.rules.options.discard_take_failure is DiscardTakeFailure.PENALTY and hand:
             return events + self._begin_turn(self._next_seat(seat))
@@ -599,6 +609,7 @@ class Game:
                 raise DiscardRefused("discard.joker")
         hand.remove(card)
         self.discard.append(card)
+        self.pile_moves.append((seat, False, card))
         events = [Event("discarded", seat, {"card": card.text})]
         if not hand:
             return events + self._win(seat)
@@ -745,6 +756,8 @@ class Game:
             "bar_side": self.bar_side,
             "bar_from": self.bar_from,
             "reshuffles": self.reshuffles,
+            "round_turns": self.round_turns,
+            "pile_moves": [[seat, took, card.key] for seat, took, card in self.pile_moves],
             "scores": list(self.scores),
             "results": [r.to_json() for r in self.results],
             "winners": list(self.winners),
@@ -788,6 +801,8 @@ class Game:
         game.table = [TableMeld.from_json(t) for t in data["table"]]
         game.opened = list(data["opened"])
         game.laid_any = list(data["laid_any"])
+        game.round_turns = data.get("round_turns", 0)
+        game.pile_moves = [(s, t, Card.from_key(k)) for s, t, k in data.get("pile_moves", [])]
         game.drawn = Card.from_key(data["drawn"]) if data["drawn"] else None
         game.taken = Card.from_key(data["taken"]) if data["taken"] else None
         game.scores = list(data["scores"])

@@ -22,6 +22,7 @@ ENGLISH: dict[str, str] = {
         "'+3 JK low'; in a new meld the joker's place in the list says what it is."
     ),
     "hand.missing_card": "You do not hold {card}.",
+    "count.too_many": "The deck holds only {limit} × {card}.",
     "options.unknown": "There is no table option '{key}'. Options: {known}.",
     "options.bad_value": "'{value}' is not a valid value for {key}. Use one of: {allowed}.",
     "rules.bad_player_count": "{variant} is played by {allowed} players, not {players}.",

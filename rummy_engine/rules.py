@@ -62,6 +62,10 @@ class Options:
     """The table options of RULES.md §8; every default is the spec's default.
 
     ``None`` for ``basic_max_restocks`` / ``atlas_max_reshuffles`` means unlimited.
+    ``max_turns_per_round`` has no unlimited value on purpose: free takes from the discard pile
+    never move the stock, so without it two players could pass the same cards back and forth
+    forever; a round that reaches it ends void like an exhausted stock (no spec default exists,
+    and normal rounds end far below it).
     """
 
     ace_mode: AceMode = AceMode.LOW_HIGH
@@ -78,6 +82,7 @@ class Options:
     basic_rounds: int = 3
     basic_max_restocks: int | None = None
     atlas_max_reshuffles: int | None = 1
+    max_turns_per_round: int = 400
 
     def to_json(self) -> dict[str, Any]:
         return {k: (v.value if isinstance(v, enum.Enum) else v) for k, v in asdict(self).items()}
@@ -125,7 +130,7 @@ def _coerce_option(key: str, value: Any, default: Any) -> Any:
         raise RuleViolation(
             "options.bad_value", key=key, value=value, allowed="a whole number"
         ) from None
-    if number < (1 if key == "basic_rounds" else 0):
+    if number < (1 if key in ("basic_rounds", "max_turns_per_round") else 0):
         raise RuleViolation("options.bad_value", key=key, value=value, allowed="a positive number")
     return number
 

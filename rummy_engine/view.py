@@ -15,6 +15,11 @@ class PlayerView:
 
     ``seat`` is None for a spectator view (no hand at all). After a round ends, the round's
     result (with every hand) is public, and is in ``results``.
+
+    ``pile`` (bottom first) and ``pile_moves`` (this round's takes and discards, as
+    ``(seat, took, card)``) are what every player at a real table has seen happen, so a computer
+    seat may remember them too; ``laid_at_turn_start`` and ``bar_side`` are public facts the
+    rules depend on.
     """
 
     rules: Rules
@@ -39,6 +44,10 @@ class PlayerView:
     bar: int | None
     results: tuple[RoundResult, ...]
     winners: tuple[int, ...]
+    pile: tuple[Card, ...] = ()
+    pile_moves: tuple[tuple[int, bool, Card], ...] = ()
+    laid_at_turn_start: bool = False
+    bar_side: int | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -75,4 +84,8 @@ def player_view(game: Game, seat: int | None) -> PlayerView:
         bar=game.bar,
         results=tuple(game.results),
         winners=tuple(game.winners),
+        pile=tuple(game.discard),
+        pile_moves=tuple(game.pile_moves),
+        laid_at_turn_start=game.laid_at_turn_start,
+        bar_side=game.bar_side,
     )
