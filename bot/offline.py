@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.i18n import t
+from bot.text import t
 from rummy_engine import (
     Action,
     Game,
