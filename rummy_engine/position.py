@@ -68,6 +68,10 @@ class Position:
     turn: int = 1
     reshuffles: int = 0
     seed: str = "position"
+    #: This round's public pile history, (seat, took it, card) in order; computer players read it.
+    pile_moves: tuple[tuple[int, bool, str], ...] = ()
+    #: Turns played this round (bounds the round: RULES option ``max_turns_per_round``).
+    round_turns: int = 0
 
     # -- building a game ---------------------------------------------------------------------
 
@@ -118,6 +122,8 @@ class Position:
         game.scores = list(self.scores) if self.scores else [0] * rules.sides
         game.results = []
         game.winners = []
+        game.pile_moves = [(seat, took, _card(text)) for seat, took, text in self.pile_moves]
+        game.round_turns = self.round_turns
         return game
 
     @property
@@ -305,6 +311,8 @@ class Position:
             turn=game.turn,
             reshuffles=game.reshuffles,
             seed=game.seed,
+            pile_moves=tuple((seat, took, card.text) for seat, took, card in game.pile_moves),
+            round_turns=game.round_turns,
         )
 
     # -- JSON --------------------------------------------------------------------------------
@@ -333,6 +341,8 @@ class Position:
             "turn": self.turn,
             "reshuffles": self.reshuffles,
             "seed": self.seed,
+            "pile_moves": [[seat, took, text] for seat, took, text in self.pile_moves],
+            "round_turns": self.round_turns,
         }
 
     @classmethod
@@ -366,7 +376,15 @@ class Position:
             turn=data.get("turn", 1),
             reshuffles=data.get("reshuffles", 0),
             seed=data.get("seed", "position"),
+            pile_moves=tuple((int(s), bool(t), str(c)) for s, t, c in data.get("pile_moves", ())),
+            round_turns=data.get("round_turns", 0),
         )
+
+
+def _card(text: str) -> Card:
+    """A card named in the pile history (which copy it was does not matter there)."""
+    face = parse_face(text)
+    return Card(face.rank, face.suit, 0)
 
 
 def _faces(text: str) -> list[Face]:
