@@ -43,8 +43,11 @@ def _params(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def refusal_sentence(error: RuleViolation, locale: str) -> str:
-    """A refusal in the player's words, with its follow-up sentence if it has one."""
+    """A refusal in the player's words, with the engine's suggested orders (``did_you_mean``)
+    and its follow-up sentence if it has them."""
     text = t(error.code, locale, **_params(error.params))
+    if error.params.get("did_you_mean"):
+        text += " " + t("meld.did_you_mean", locale, did_you_mean=error.params["did_you_mean"])
     then = getattr(error, "then", None)
     if then:
         code, params = then
