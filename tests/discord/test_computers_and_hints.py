@@ -120,7 +120,9 @@ async def test_a_hint_is_only_for_the_player_whose_turn_it_is(world: World) -> N
     waiting = world.players[1 - game.current]
     refused = await waiting.slash(world.channel, "rummy hint")
     assert refused.ephemeral
-    assert refused.response.content == "A hint is for the player whose turn it is, during their turn."
+    assert (
+        refused.response.content == "A hint is for the player whose turn it is, during their turn."
+    )
 
 
 async def test_count_answers_the_rules_scoring_vectors(world: World) -> None:
