@@ -84,7 +84,7 @@ def _target_lines(key: str, pairs: Sequence[tuple[Card, int]], locale: str) -> l
         if card not in by_meld[meld]:
             by_meld[meld].append(card)
     return [
-        t(key, locale, cards=format_cards(cards), meld=meld + 1)
+        t(key, locale, cards=", ".join(c.pretty for c in cards), meld=meld + 1)
         for meld, cards in sorted(by_meld.items())
     ]
 
