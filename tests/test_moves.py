@@ -89,5 +89,12 @@ def test_a_joker_added_to_a_run_names_its_end() -> None:
     assert moves.end_labels(game, 0, 1, parse_faces("JK")) == {End.LOW: "4♣", End.HIGH: "8♣"}
     high = moves.clicked("addend", "1_JK", ["high"])(game, 0)
     assert high == Lay(0, (), ((0, (parse_face("JK"),)),), (End.HIGH,))
+    assert moves.typed("add", meld=1, cards="JK low")(game, 0) == low, "the notation's end word"
+    with pytest.raises(Refusal) as both:
+        moves.typed("add", meld=1, cards="JK low", end="high")(game, 0)
+    assert both.value.code == "notation.two_ends"
+    with pytest.raises(Refusal) as melds:
+        moves.typed("add", meld=1, cards="8c | 2c 2c 2c")(game, 0)
+    assert melds.value.code == "add.one_meld"
     # a joker that only fits one end, or a natural card, needs no answer
     assert moves.typed("add", meld=1, cards="8c")(game, 0).ends == ()

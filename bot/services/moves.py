@@ -9,6 +9,7 @@ itself, so ``/rummy lay``, ``/rummy count`` and game logs agree on what a text m
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from itertools import product
 
 from bot.services import selection
@@ -27,7 +28,6 @@ from rummy_engine import (
     extend_meld,
     layoff_ends,
     parse_face,
-    parse_faces,
     parse_lay,
 )
 from rummy_engine.cards import take_matching
@@ -77,10 +77,7 @@ def typed(
     if action == "undo":
         return lambda game, seat: UndoTake(seat)
     if action == "add":
-        ends = (End(end),) if end else ()
-        return lambda game, seat: named_ends(
-            game, Lay(seat, (), ((meld - 1, tuple(parse_faces(cards))),), ends)
-        )
+        return lambda game, seat: named_ends(game, typed_add(seat, meld, cards, end))
     if action == "swap":
         return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
     if action == "discard":
@@ -113,6 +110,19 @@ def clicked(action: str, arg: str, values: list[str]) -> Builder:
     if action == "lay":
         return lambda game, seat: lay_selection(game, seat, chosen)
     raise Refusal("button.unknown")
+
+
+def typed_add(seat: int, meld: int, cards: str, end: str | None) -> Lay:
+    """``/rummy add``: the engine reads ``+meld cards`` as lay notation, so the notation's own
+    end word works (``JK low``) as well as the command's ``end`` option; not both at once."""
+    lay = parse_lay(seat, f"+{meld} {cards}")
+    if lay.melds or len(lay.layoffs) != 1:
+        raise Refusal("add.one_meld")
+    if end is None:
+        return lay
+    if lay.end_of(0) is not None:
+        raise Refusal("notation.two_ends", group=f"{cards} end:{end}")
+    return replace(lay, ends=(End(end),))
 
 
 def _one(chosen: Sequence[Face], what: str) -> Face:

@@ -193,7 +193,8 @@ GAME_EN: dict[str, str] = {
     "hand.ask_arrangement[one]": "These cards go on the table in one way only.",
     "hand.ask_arrangement[other]": "These cards can go on the table in {count} ways (a joker's place decides which card it stands for): choose one below.",
     "hand.ask_end": "The joker can go at either end of meld {meld}: choose below which card it stands for.",
-    "add.which_end": "The joker can go at either end of meld {meld}: low, as {low}, or high, as {high}. Say which: end:low or end:high in /rummy add, or the word low or high after the cards in /rummy lay (+{meld} JK low).",
+    "add.one_meld": "/rummy add adds cards to one meld; lay new melds with /rummy lay.",
+    "add.which_end": "The joker can go at either end of meld {meld}: low, as {low}, or high, as {high}. Say which with end:low or end:high, or write low or high after the cards (JK low).",
     # moves, public
     "move.drew_stock": "{player} drew from the stock.",
     "move.took_discard": "{player} took {card} from the discard pile.",
