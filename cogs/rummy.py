@@ -20,7 +20,8 @@ from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
 from bot.ui.widgets import Action, bound_items
-from rummy_engine import Variant, option_spec
+from rummy_engine import End, Variant, option_spec
+from rummy_engine.ai import Strength
 
 
 def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
@@ -39,6 +40,8 @@ MODES = _choices(
 SORTS = _choices(("by suit and rank", "suit"), ("by the melds it holds", "melds"))
 COMPUTER_ACTIONS = _choices(("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value))
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
+STRENGTHS = _choices(*((s.value, s.value) for s in Strength))
+ENDS = _choices(("low end", End.LOW.value), ("high end", End.HIGH.value))
 SOURCES = _choices(("stock", "stock"), ("discard pile", "discard"))
 NEW_OPTIONS = ("ace_mode", "discard_take", "bar_in_1v1", "max_jokers_per_meld", "basic_rounds")
 
@@ -121,15 +124,21 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     @app_commands.command(
         name="computer", description="Add or remove a computer player in the lobby (host)"
     )
-    @app_commands.choices(action=COMPUTER_ACTIONS, team=TEAMS)
+    @app_commands.describe(strength="How well an added computer plays (normal if not given)")
+    @app_commands.choices(action=COMPUTER_ACTIONS, team=TEAMS, strength=STRENGTHS)
     async def computer(
         self,
         interaction: discord.Interaction,
         action: app_commands.Choice[str],
         team: app_commands.Choice[int] | None = None,
+        strength: app_commands.Choice[str] | None = None,
     ) -> None:
         await self.lobby.seat(
-            interaction, None, Action(action.value), team=team.value if team else None
+            interaction,
+            None,
+            Action(action.value),
+            team=team.value if team else None,
+            strength=Strength(strength.value if strength else "normal"),
         )
 
     # -- playing --------------------------------------------------------------------------------
@@ -156,11 +165,21 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         await self.play_.play(interaction, None, moves.typed("lay", melds=melds))
 
     @app_commands.command(name="add", description="Add cards to a meld on the table")
-    @app_commands.describe(meld="The meld's number (see the table)", cards="Cards to add, e.g. 10h")
+    @app_commands.describe(
+        meld="The meld's number (see the table)",
+        cards="Cards to add, e.g. 10h",
+        end="Where a joker goes when it could go either end of a run",
+    )
+    @app_commands.choices(end=ENDS)
     async def add(
-        self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], cards: str
+        self,
+        interaction: discord.Interaction,
+        meld: app_commands.Range[int, 1, 200],
+        cards: str,
+        end: app_commands.Choice[str] | None = None,
     ) -> None:
-        await self.play_.play(interaction, None, moves.typed("add", meld=meld, cards=cards))
+        build = moves.typed("add", meld=meld, cards=cards, end=end.value if end else None)
+        await self.play_.play(interaction, None, build)
 
     @app_commands.command(
         name="swap", description="Give the card a joker stands for and take the joker"
@@ -179,6 +198,26 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.play_.play(interaction, None, moves.typed("undo"))
+
+    @app_commands.command(name="hint", description="A private suggestion for your turn")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.play_.hint(interaction)
+
+    @app_commands.command(
+        name="count", description="Score calculator: opening value and penalty of some cards"
+    )
+    @app_commands.describe(
+        cards='Melds as in /rummy lay, e.g. "10s Js Qs | 5h 5d 5c | As"',
+        variant="Whose scoring (this table's, or Rummy 51)",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def count(
+        self,
+        interaction: discord.Interaction,
+        cards: str,
+        variant: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.play_.count(interaction, cards, variant.value if variant else None)
 
     @app_commands.command(
         name="table", description="Post the table again at the bottom of the channel"

@@ -1,7 +1,7 @@
 """SimCord tests of /rummy leaderboard, /rummy stats and the persistent page buttons.
 
 The bot here is test-only but wired the way the real one must be: a ``rummy`` GroupCog whose
-two thin commands call :mod:`cogs.stats`, ``bot.stats`` exposing the service, and
+two thin commands call :mod:`bot.ui.leaderboard`, ``bot.stats`` exposing the service, and
 ``add_dynamic_items(bound_page_button(service))`` so old page buttons work after a restart.
 """
 

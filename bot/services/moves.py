@@ -2,12 +2,15 @@
 
 A builder receives the game and the caller's seat and returns the engine action (or a refusal);
 the table service calls it under the table lock, so it always sees the current position.
-Parsing lives here, away from Discord, so commands and buttons share it and tests can call it.
+Lay notation is the engine's own (:func:`rummy_engine.parse_lay`): the bot never reads it
+itself, so ``/rummy lay``, ``/rummy count`` and game logs agree on what a text means.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from itertools import product
 
 from bot.services import selection
 from bot.services.refusal import Refusal
@@ -15,18 +18,45 @@ from rummy_engine import (
     Action,
     Discard,
     Draw,
+    End,
     Face,
     Game,
     Lay,
     Source,
     Swap,
     UndoTake,
+    extend_meld,
+    layoff_ends,
     parse_face,
-    parse_faces,
+    parse_lay,
 )
 from rummy_engine.cards import take_matching
 
 Builder = Callable[[Game, int], Action]
+
+#: How many arrangements the panel offers at most (a Discord select holds 25 options).
+MAX_CHOICES = 25
+
+
+class Ask(Exception):
+    """A click that needs one more answer from the player before it can be played.
+
+    ``kind`` is ``"arrange"`` (``options`` are whole lay-downs, each a tuple of melds in table
+    order) or ``"end"`` (``options`` are the ends a joker may take; ``meld`` is the 1-based
+    table meld and ``cards`` the faces added). Nothing was changed when it is raised. (A plain
+    exception, not a frozen dataclass: context managers set its traceback on the way out.)
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        options: tuple[object, ...],
+        *,
+        meld: int = 0,
+        cards: tuple[Face, ...] = (),
+    ) -> None:
+        super().__init__(kind)
+        self.kind, self.options, self.meld, self.cards = kind, options, meld, cards
 
 
 def typed(
@@ -37,8 +67,9 @@ def typed(
     meld: int = 0,
     cards: str = "",
     card: str = "",
+    end: str | None = None,
 ) -> Builder:
-    """Builders for the typed commands; the notation is parsed inside the engine's rules."""
+    """Builders for the typed commands; the notation is parsed by the engine."""
     if action == "draw":
         return lambda game, seat: Draw(seat, Source(source))
     if action == "lay":
@@ -46,7 +77,7 @@ def typed(
     if action == "undo":
         return lambda game, seat: UndoTake(seat)
     if action == "add":
-        return lambda game, seat: Lay(seat, (), ((meld - 1, tuple(parse_faces(cards))),))
+        return lambda game, seat: named_ends(game, typed_add(seat, meld, cards, end))
     if action == "swap":
         return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
     if action == "discard":
@@ -56,17 +87,24 @@ def typed(
 
 def clicked(action: str, arg: str, values: list[str]) -> Builder:
     """The action a click asks for; ``arg`` carries the cards chosen in the panel."""
-    chosen = selection.decode(arg) if arg else []
     if action == "draw":
         return lambda game, seat: Draw(seat, Source.STOCK)
     if action == "take":
         return lambda game, seat: Draw(seat, Source.DISCARD)
     if action == "undo":
         return lambda game, seat: UndoTake(seat)
+    if action == "arrange":
+        return lambda game, seat: Lay(seat, selection.decode_melds(values[0]))
+    if action == "addend":
+        number, _, cards = arg.partition("_")
+        added = tuple(selection.decode(cards))
+        end = End(values[0])
+        return lambda game, seat: Lay(seat, (), ((int(number) - 1, added),), (end,))
+    chosen = selection.decode(arg) if arg else []
     if action == "discard":
         return lambda game, seat: Discard(seat, _one(chosen, "discard"))
     if action == "addto":
-        return lambda game, seat: Lay(seat, (), ((int(values[0]) - 1, tuple(chosen)),))
+        return lambda game, seat: add_chosen(game, seat, int(values[0]), chosen)
     if action == "swapin":
         return lambda game, seat: Swap(seat, int(values[0]) - 1, _one(chosen, "swap"))
     if action == "lay":
@@ -74,20 +112,17 @@ def clicked(action: str, arg: str, values: list[str]) -> Builder:
     raise Refusal("button.unknown")
 
 
-def parse_lay(seat: int, text: str) -> Lay:
-    """``/rummy lay``: melds separated by ``|``; a group starting ``+N`` adds to table meld N
-    (``7h 8h 9h | +3 10h``), so a whole going-out turn fits in one lay-down."""
-    melds: list[tuple[Face, ...]] = []
-    layoffs: list[tuple[int, tuple[Face, ...]]] = []
-    for group in text.replace("/", "|").split("|"):
-        first, _, rest = group.strip().partition(" ")
-        if first.startswith("+") and first[1:].isdigit():
-            layoffs.append((int(first[1:]) - 1, tuple(parse_faces(rest))))
-        elif group.strip():
-            melds.append(tuple(parse_faces(group)))
-    if not melds and not layoffs:
-        raise Refusal("notation.no_cards")
-    return Lay(seat, tuple(melds), tuple(layoffs))
+def typed_add(seat: int, meld: int, cards: str, end: str | None) -> Lay:
+    """``/rummy add``: the engine reads ``+meld cards`` as lay notation, so the notation's own
+    end word works (``JK low``) as well as the command's ``end`` option; not both at once."""
+    lay = parse_lay(seat, f"+{meld} {cards}")
+    if lay.melds or len(lay.layoffs) != 1:
+        raise Refusal("add.one_meld")
+    if end is None:
+        return lay
+    if lay.end_of(0) is not None:
+        raise Refusal("notation.two_ends", group=f"{cards} end:{end}")
+    return replace(lay, ends=(End(end),))
 
 
 def _one(chosen: Sequence[Face], what: str) -> Face:
@@ -96,15 +131,72 @@ def _one(chosen: Sequence[Face], what: str) -> Face:
     return chosen[0]
 
 
+def _ambiguous(game: Game, meld: int, faces: Sequence[Face], seat: int) -> list[End]:
+    """The ends a spare joker of ``faces`` could take on table meld ``meld`` (0-based)."""
+    if not 0 <= meld < len(game.table) or not any(f.is_joker for f in faces):
+        return []
+    try:
+        added = take_matching(game.hands[seat], faces)
+    except ValueError:
+        return []  # the engine refuses the missing card in its own words
+    return layoff_ends(game.table[meld].meld, added, game.rules)
+
+
+def named_ends(game: Game, lay: Lay) -> Lay:
+    """``lay`` when every lay-off of a joker that could go to either end names one.
+
+    ``/rummy add`` asks instead of letting the engine put an unnamed joker high, because the end
+    decides which natural card may later swap the joker out (RULES.md §1.5). ``/rummy lay``
+    keeps the notation's own meaning (``+N JK`` is high unless ``low`` is written), so text
+    typed before ends existed still means what it meant.
+    """
+    for k, (meld, faces) in enumerate(lay.layoffs):
+        if lay.end_of(k) is None and len(_ambiguous(game, meld, faces, lay.seat)) == 2:
+            low, high = (_joker_as(game, lay.seat, meld, faces, e) for e in (End.LOW, End.HIGH))
+            raise Refusal("add.which_end", meld=meld + 1, low=low, high=high)
+    return lay
+
+
+def _joker_as(game: Game, seat: int, meld: int, faces: Sequence[Face], end: End) -> str:
+    """What the spare joker stands for at ``end`` (``4♣``), for the question and the choice."""
+    added = take_matching(game.hands[seat], faces)
+    grown = extend_meld(game.table[meld].meld, added, game.rules, end)
+    index = 0 if end is End.LOW else len(grown.cards) - 1
+    return grown.stands_for[index].pretty
+
+
+def end_labels(game: Game, seat: int, meld: int, faces: Sequence[Face]) -> dict[End, str]:
+    """Each legal end of a joker lay-off with the card the joker would stand for there."""
+    ends = _ambiguous(game, meld - 1, faces, seat)
+    return {end: _joker_as(game, seat, meld - 1, faces, end) for end in ends}
+
+
+def add_chosen(game: Game, seat: int, meld: int, chosen: Sequence[Face]) -> Lay:
+    """Add the chosen cards to table meld ``meld`` (1-based); ask for the end when a joker
+    could go to either."""
+    ends = _ambiguous(game, meld - 1, chosen, seat)
+    if len(ends) == 2:
+        raise Ask("end", tuple(ends), meld=meld, cards=tuple(chosen))
+    return Lay(seat, (), ((meld - 1, tuple(chosen)),))
+
+
 def lay_selection(game: Game, seat: int, chosen: Sequence[Face]) -> Lay:
-    """Lay the chosen cards as new melds, split automatically when they form several."""
+    """Lay the chosen cards as new melds, split automatically when they form several.
+
+    A selection has no order, so each meld takes its legal arrangement; when some meld has
+    several (a joker low or high), the player is asked which one (:class:`Ask`).
+    """
     if not chosen:
         raise Refusal("hand.select_first")
     cards = take_matching(game.hands[seat], chosen)
-    melds = selection.partition(cards, game.rules)
-    if melds is None:
+    groups = selection.partition(cards, game.rules)
+    if groups is None:
         raise Refusal("hand.no_partition", cards=" ".join(f.pretty for f in chosen))
-    return Lay(seat, tuple(tuple(c.face for c in m.cards) for m in melds))
+    each = [[tuple(c.face for c in m.cards) for m in group] for group in groups]
+    lays = [tuple(melds) for melds in product(*each)]
+    if len(lays) == 1:
+        return Lay(seat, lays[0])
+    raise Ask("arrange", tuple(lays[:MAX_CHOICES]))
 
 
 def picked_face(value: str) -> Face:

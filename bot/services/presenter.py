@@ -85,12 +85,12 @@ def lobby_text(table: Table, locale: str) -> str:
     if table.mode is Mode.TWO_V_TWO:
         for team, seats in ((0, (0, 2)), (1, (1, 3))):
             people = [
-                _seated(by_seat[s]) if s in by_seat else t("lobby.empty_seat", locale)
+                _seated(by_seat[s], locale) if s in by_seat else t("lobby.empty_seat", locale)
                 for s in seats
             ]
             lines.append(f"{t('side.team', locale, team='AB'[team])}: " + ", ".join(people))
     else:
-        people = [_seated(s) for s in sorted(table.seats, key=lambda s: s.seat)]
+        people = [_seated(s, locale) for s in sorted(table.seats, key=lambda s: s.seat)]
         lines.append(
             t(
                 "lobby.players",
@@ -104,9 +104,13 @@ def lobby_text(table: Table, locale: str) -> str:
     return "\n".join(lines)
 
 
-def _seated(seat: SeatRecord) -> str:
-    """A seated player as the lobby shows them: a mention, or a computer's name."""
-    return f"<@{seat.user_id}>" if seat.user_id is not None else f"🤖 {seat.name}"
+def _seated(seat: SeatRecord, locale: str) -> str:
+    """A seated player as the lobby shows them: a mention, or a computer's name and strength."""
+    if seat.user_id is not None:
+        return f"<@{seat.user_id}>"
+    if seat.strength:
+        return f"🤖 {seat.name} ({t(f'strength.{seat.strength}', locale)})"
+    return f"🤖 {seat.name}"
 
 
 # -- the public table -------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import replace
 from bot.services.refusal import Refusal
 from bot.storage import SeatRecord
 from rummy_engine import Variant
+from rummy_engine.ai import Strength
 
 
 class Mode(enum.Enum):
@@ -81,12 +82,22 @@ def join(
 
 
 def add_computer(
-    seats: Sequence[SeatRecord], mode: Mode, name: str, team: int | None = None
+    seats: Sequence[SeatRecord],
+    mode: Mode,
+    name: str,
+    team: int | None = None,
+    strength: Strength = Strength.NORMAL,
 ) -> list[SeatRecord]:
-    """Seat a computer player in the first free seat (of ``team`` in 2v2)."""
+    """Seat a computer player of ``strength`` in the first free seat (of ``team`` in 2v2)."""
     marker = -1 - len(seats)  # a placeholder id so join() finds no one already seated
     joined = join(seats, marker, mode, team, name=name)
-    return [*seats, replace(joined[-1], user_id=None, is_computer=True)]
+    computer = replace(joined[-1], user_id=None, is_computer=True, strength=strength.value)
+    return [*seats, computer]
+
+
+def strength_of(seat: SeatRecord) -> Strength:
+    """How a computer seat plays; seats stored before strengths existed play normal."""
+    return Strength(seat.strength) if seat.strength else Strength.NORMAL
 
 
 def remove_computer(seats: Sequence[SeatRecord]) -> list[SeatRecord]:

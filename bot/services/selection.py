@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy_engine import Card, Face, NotationError, Rules, parse_face
-from rummy_engine.melds import Meld, make_meld
+from rummy_engine.melds import Meld, arrangements
 from rummy_engine.solver import find_melds
 
 
@@ -27,29 +27,38 @@ def decode(text: str) -> list[Face]:
     return [parse_face(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
-def partition(cards: Sequence[Card], rules: Rules) -> list[Meld] | None:
-    """Split chosen cards into valid melds (so "Lay" works for a whole opening at once).
+def encode_melds(melds: Sequence[Sequence[Face]]) -> str:
+    """A whole lay-down (melds in order) as one select value: encoded melds joined by ``_``."""
+    return "_".join(encode(m) for m in melds)
 
-    One meld in the order chosen is tried first; otherwise an exact cover by the melds the
-    solver finds, always covering the lowest remaining card first.
+
+def decode_melds(text: str) -> tuple[tuple[Face, ...], ...]:
+    """The melds of :func:`encode_melds`; a damaged value raises a NotationError."""
+    return tuple(tuple(decode(part)) for part in text.split("_"))
+
+
+def partition(cards: Sequence[Card], rules: Rules) -> list[list[Meld]] | None:
+    """Split chosen cards into melds (so "Lay" works for a whole opening at once), each given
+    as its legal arrangements (:func:`rummy_engine.arrangements`): a selection has no order.
+
+    The whole selection as one meld is tried first; otherwise an exact cover by the melds the
+    solver finds, always covering the lowest remaining card first. None when there is none.
     """
-    try:
-        return [make_meld(list(cards), rules)]
-    except NotationError:
-        raise
-    except ValueError:
-        pass
-    candidates = find_melds(cards, rules)
+    whole = arrangements(list(cards), rules)
+    if whole:
+        return [whole]
+    shapes = list({frozenset(m.cards): m.cards for m in find_melds(cards, rules)}.values())
 
-    def cover(rest: list[Card]) -> list[Meld] | None:
+    def cover(rest: list[Card]) -> list[tuple[Card, ...]] | None:
         if not rest:
             return []
         first = rest[0]
-        for meld in candidates:
-            if first in meld.cards and all(c in rest for c in meld.cards):
-                tail = cover([c for c in rest if c not in meld.cards])
+        for shape in shapes:
+            if first in shape and all(c in rest for c in shape):
+                tail = cover([c for c in rest if c not in shape])
                 if tail is not None:
-                    return [meld, *tail]
+                    return [shape, *tail]
         return None
 
-    return cover(list(cards))
+    groups = cover(list(cards))
+    return None if groups is None else [arrangements(list(g), rules) for g in groups]

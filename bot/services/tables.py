@@ -39,6 +39,7 @@ from rummy_engine import (
     action_to_json,
     replay,
 )
+from rummy_engine.ai import Strength
 from rummy_engine.strategy import choose_action
 
 log = logging.getLogger(__name__)
@@ -266,15 +267,19 @@ class TableService:
         return await self._lobby_change(table_id, change)
 
     async def add_computer(
-        self, table_id: int, by: int, name: str, team: int | None = None
+        self,
+        table_id: int,
+        by: int,
+        name: str,
+        team: int | None = None,
+        strength: Strength = Strength.NORMAL,
     ) -> Table:
-        """Seat a computer player (host only), on ``team`` in 2v2."""
+        """Seat a computer player of ``strength`` (host only), on ``team`` in 2v2."""
 
         async def change(table: Table) -> None:
             self._require_host(table, by)
-            await self.store.set_seats(
-                table_id, seating.add_computer(table.seats, table.mode, name, team)
-            )
+            seats = seating.add_computer(table.seats, table.mode, name, team, strength)
+            await self.store.set_seats(table_id, seats)
 
         return await self._lobby_change(table_id, change)
 
@@ -399,12 +404,13 @@ class TableService:
             ):
                 return None
             seat, turn = game.current, game.turn
+            strength = seating.strength_of(next(s for s in table.seats if s.seat == seat))
             played: Played | None = None
             events: list[Event] = []
             changed: set[int] = set()
             while game.turn == turn and game.phase in (Phase.DRAW, Phase.PLAY):
                 rng = random.Random(f"{table.record.seed}:{table.record.version}")
-                played = await self._apply(table, game, choose_action(game, rng), None, seat)
+                played = await self._apply(table, game, choose_action(game, rng, strength), None, seat)
                 events += played.events
                 changed |= played.changed_hands
                 table = played.table

@@ -132,13 +132,15 @@ class TableRecord:
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """A seat at a table. ``user_id`` is ``None`` for a computer player."""
+    """A seat at a table. ``user_id`` is ``None`` for a computer player, whose ``strength``
+    (``easy``, ``normal``, ``strong``) the host chose; None means normal (older tables)."""
 
     seat: int
     user_id: int | None
     is_computer: bool = False
     team: int | None = None
     name: str | None = None
+    strength: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

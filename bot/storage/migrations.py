@@ -237,6 +237,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE message_refs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        6,
+        "a computer seat's strength (easy, normal, strong); NULL for people and older seats",
+        ("ALTER TABLE seats ADD COLUMN strength TEXT",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -357,21 +357,26 @@ class SqliteStore:
                 raise TableNotFound(table_id)
             await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await conn.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, is_computer, team, name) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.user_id, int(s.is_computer), s.team, s.name) for s in seats],
+                "INSERT INTO seats (table_id, seat, user_id, is_computer, team, name, strength) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (table_id, s.seat, s.user_id, int(s.is_computer), s.team, s.name, s.strength)
+                    for s in seats
+                ],
             )
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                "SELECT seat, user_id, is_computer, team, name FROM seats WHERE table_id = ? "
-                "ORDER BY seat",
+                "SELECT seat, user_id, is_computer, team, name, strength FROM seats "
+                "WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             )
         return [
-            SeatRecord(seat=r[0], user_id=r[1], is_computer=bool(r[2]), team=r[3], name=r[4])
+            SeatRecord(
+                seat=r[0], user_id=r[1], is_computer=bool(r[2]), team=r[3], name=r[4], strength=r[5]
+            )
             for r in rows
         ]
 

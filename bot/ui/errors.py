@@ -43,7 +43,8 @@ def _params(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def refusal_sentence(error: RuleViolation, locale: str) -> str:
-    """A refusal in the player's words, with its follow-up sentence if it has one."""
+    """A refusal in the player's words, with the engine's suggested orders (``did_you_mean``)
+    and its follow-up sentence if it has them."""
     params = _params(error.params)
     text = t(error.code, locale, **params)
     if params.get("did_you_mean"):

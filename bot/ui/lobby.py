@@ -20,9 +20,10 @@ from bot.ui.interaction import (
     locale_of,
     reply,
 )
-from bot.ui.panels import settings_view, value_view
+from bot.ui.panels import settings_view, strength_view, value_view
 from bot.ui.widgets import Action
 from rummy_engine import Variant
+from rummy_engine.ai import Strength
 
 
 class LobbyHandlers:
@@ -66,6 +67,7 @@ class LobbyHandlers:
         *,
         team: int | None = None,
         target: discord.abc.User | None = None,
+        strength: Strength = Strength.NORMAL,
     ) -> None:
         """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
         await defer_private(interaction)
@@ -83,8 +85,10 @@ class LobbyHandlers:
             current = await tables.load(tid)
             number = 1 + sum(s.is_computer for s in current.seats)
             name = t("seat.computer", self.ui.locale, n=number)
-            table = await tables.add_computer(tid, user.id, name, team)
-            answer = t("lobby.computer_added", locale, name=name)
+            table = await tables.add_computer(tid, user.id, name, team, strength)
+            answer = t(
+                "lobby.computer_added", locale, name=name, strength=t(f"strength.{strength.value}")
+            )
         elif action is Action.REMOVE_COMPUTER:
             table = await tables.remove_computer(tid, user.id)
             answer = t("lobby.computer_removed", locale)
@@ -93,6 +97,17 @@ class LobbyHandlers:
             answer = t("lobby.cancelled", locale)
         await reply(interaction, answer)
         await self.ui.committed(table, user.id)
+
+    async def ask_strength(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The Add computer button: the host picks the new seat's strength in a private select."""
+        await defer_private(interaction)
+        table = await self.ui.tables.load(table_id)
+        if interaction.user.id != table.record.host_id:
+            raise Refusal("table.host_only")
+        if not table.is_lobby:
+            raise Refusal("lobby.already_started")
+        locale = locale_of(interaction)
+        await reply(interaction, t("lobby.pick_strength", locale), view=strength_view(table, locale))
 
     async def kick(self, interaction: discord.Interaction, target: discord.abc.User) -> None:
         await defer_private(interaction)

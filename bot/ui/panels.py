@@ -9,13 +9,14 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.seating import Mode
-from bot.services.selection import encode
+from bot.services.selection import encode, encode_melds
 from bot.services.tables import Table
 from bot.text import t
 from bot.text.safe import LABEL_LIMIT, cut
 from bot.ui.widgets import Action, TableButton, TableSelect, component_view
-from rummy_engine import Card, Face, Meld, Phase, format_cards, option_spec, options_for
+from rummy_engine import Card, End, Face, Meld, Phase, format_cards, option_spec, options_for
 from rummy_engine import shown_value as shown_option
+from rummy_engine.ai import Strength
 
 PRIMARY = discord.ButtonStyle.primary
 
@@ -99,8 +100,10 @@ def panel_view(
     *,
     add_targets: Sequence[tuple[int, Meld]] = (),
     swap_targets: Sequence[tuple[int, Meld]] = (),
+    question: TableSelect | None = None,
 ) -> discord.ui.View:
-    """The hand panel shown only to its player: pick cards, then lay, add, swap or discard."""
+    """The hand panel shown only to its player: pick cards, then lay, add, swap or discard;
+    ``question`` is the follow-up select of a click that needs one more answer."""
     game = table.require_game()
     tid, turn = table.id, game.turn
     my_turn = game.current == seat and game.phase in (Phase.DRAW, Phase.PLAY)
@@ -118,7 +121,49 @@ def panel_view(
             items.append(TableButton(tid, turn, Action.TAKE, take, row=1))
     if my_turn and game.phase is Phase.PLAY:
         items += _play_items(table, seat, chosen, sel, locale, add_targets, swap_targets)
+    if question is not None:
+        items.append(question)
     return component_view(*items)
+
+
+def arrangement_select(
+    table: Table, lays: Sequence[Sequence[Sequence[Face]]], locale: str
+) -> TableSelect:
+    """The legal arrangements of a selection, written in card notation; the value carries the
+    whole lay-down, so the custom_id stays short whatever the selection."""
+    game = table.require_game()
+    options = [
+        discord.SelectOption(
+            label=cut(" | ".join(format_faces(m) for m in lay), LABEL_LIMIT),
+            value=encode_melds(lay),
+        )
+        for lay in lays[:25]
+    ]
+    return TableSelect(
+        table.id, game.turn, Action.ARRANGE, options, t("select.arrangement", locale), row=4
+    )
+
+
+def end_select(
+    table: Table, meld: int, cards: Sequence[Face], labels: dict[End, str], locale: str
+) -> TableSelect:
+    """Low or high for a joker added to table meld ``meld``; the custom_id carries the meld
+    and the cards (``3_JK``), well within Discord's 100 characters for one lay-off."""
+    game = table.require_game()
+    options = [
+        discord.SelectOption(
+            label=t(f"select.end.{end.value}", locale, card=card), value=end.value
+        )
+        for end, card in labels.items()
+    ]
+    arg = f"{meld}_{encode(cards)}"
+    return TableSelect(
+        table.id, game.turn, Action.ADD_END, options, t("select.end", locale), arg=arg, row=4
+    )
+
+
+def format_faces(faces: Sequence[Face]) -> str:
+    return " ".join(f.pretty for f in faces)
 
 
 def _card_picker(
@@ -215,6 +260,22 @@ def settings_view(table: Table, locale: str) -> discord.ui.View:
     ]
     return component_view(
         TableSelect(table.id, 0, Action.SET_OPTION, options, t("select.option", locale))
+    )
+
+
+def strength_view(table: Table, locale: str) -> discord.ui.View:
+    """Easy, normal or strong for the computer the host is adding (normal preselected)."""
+    options = [
+        discord.SelectOption(
+            label=t(f"strength.{s.value}", locale),
+            value=s.value,
+            description=cut(t(f"strength.{s.value}.about", locale), LABEL_LIMIT),
+            default=s is Strength.NORMAL,
+        )
+        for s in Strength
+    ]
+    return component_view(
+        TableSelect(table.id, 0, Action.ADD_COMPUTER_AS, options, t("select.strength", locale))
     )
 
 

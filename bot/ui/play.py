@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.services import moves, presenter
+from bot.services import advice, moves, presenter
 from bot.services.refusal import Refusal
 from bot.services.tables import Table
 from bot.storage import PlayerPrefs
@@ -20,10 +20,14 @@ from bot.text import t
 from bot.ui.context import UiContext
 from bot.ui.interaction import defer_private, defer_update, edit_panel, locale_of, reply
 from bot.ui.messages import hand_draft
-from bot.ui.panels import panel_view
-from rummy_engine import Face, Phase, player_view
+from bot.ui.panels import arrangement_select, end_select, panel_view
+from bot.ui.widgets import TableSelect
+from rummy_engine import Face, Phase, Rules, Variant, player_view
 from rummy_engine.cards import take_matching
 from rummy_engine.melds import Meld, can_extend, swap_target
+
+#: The calculator's table size: what a hand costs does not depend on it.
+COUNT_PLAYERS = 2
 
 
 class PlayHandlers:
@@ -57,10 +61,36 @@ class PlayHandlers:
         else:
             await defer_private(interaction)
         tid = await self._table_id(interaction, table_id)
-        played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)
+        try:
+            played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)
+        except moves.Ask as ask:
+            await self._ask(interaction, tid, ask, edit=in_panel)
+            return
         assert played.actor_seat is not None
         await self.show_panel(interaction, played.table, played.actor_seat, (), edit=in_panel)
         await self.ui.committed(played, interaction.user.id)
+
+    async def _ask(
+        self, interaction: discord.Interaction, table_id: int, ask: moves.Ask, *, edit: bool
+    ) -> None:
+        """Show the panel again with the question a click raised (nothing was played)."""
+        table = await self.ui.tables.load(table_id)
+        seat = table.seat_of(interaction.user.id)
+        assert seat is not None, "only a seated player's click can raise a question"
+        locale = locale_of(interaction)
+        if ask.kind == "end":
+            labels = moves.end_labels(table.require_game(), seat, ask.meld, ask.cards)
+            question = end_select(table, ask.meld, ask.cards, labels, locale)
+            chosen: Sequence[Face] = ask.cards
+            sentence = t("hand.ask_end", locale, meld=ask.meld)
+        else:
+            lays = [lay for lay in ask.options if isinstance(lay, tuple)]
+            question = arrangement_select(table, lays, locale)
+            chosen = [f for meld in lays[0] for f in meld]
+            sentence = t("hand.ask_arrangement", locale, count=len(lays))
+        await self.show_panel(
+            interaction, table, seat, chosen, edit=edit, question=question, note=sentence
+        )
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
@@ -90,16 +120,22 @@ class PlayHandlers:
         chosen: Sequence[Face],
         *,
         edit: bool = False,
+        question: TableSelect | None = None,
+        note: str = "",
     ) -> None:
-        """The player's private hand panel: text, image and the pick/lay/discard controls."""
+        """The player's private hand panel: text, image and the pick/lay/discard controls,
+        with ``question`` (a follow-up select) and its ``note`` when a click needs an answer."""
         locale = locale_of(interaction)
         prefs = await self.ui.store.get_player_prefs(interaction.user.id)
         draft = hand_draft(table, seat, prefs, locale)
         content = draft.content
         if chosen:
             content += "\n" + t("hand.selected", locale, cards=" ".join(f.pretty for f in chosen))
+        if note:
+            content += "\n" + note
         hand = player_view(table.require_game(), seat).hand
-        view = panel_view(table, seat, hand, chosen, locale, **_targets(table, seat, chosen))
+        targets = _targets(table, seat, chosen)
+        view = panel_view(table, seat, hand, chosen, locale, question=question, **targets)
         file = await draft.file()
         assert file is not None
         if edit:
@@ -136,6 +172,30 @@ class PlayHandlers:
             table = await self.ui.tables.in_channel(interaction.guild_id, interaction.channel_id)
         await reply(interaction, presenter.rules_text(variant, table, locale_of(interaction)))
 
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """``/rummy hint``: the engine's suggestion for the caller's turn, only to the caller."""
+        await defer_private(interaction)
+        table = await self._table(interaction, None)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("table.not_seated")
+        game = table.require_game()
+        suggestion = advice.hint_for(game, seat)
+        top = game.discard[-1] if game.discard else None
+        await reply(interaction, advice.hint_text(suggestion, top, locale_of(interaction)))
+
+    async def count(
+        self, interaction: discord.Interaction, cards: str, variant: str | None
+    ) -> None:
+        """``/rummy count``: the calculator, under this channel's table rules unless a variant
+        is named (Rummy 51 where there is neither)."""
+        await defer_private(interaction)
+        table = None
+        if interaction.guild_id is not None and interaction.channel_id is not None:
+            table = await self.ui.tables.in_channel(interaction.guild_id, interaction.channel_id)
+        rules = _count_rules(table, variant)
+        await reply(interaction, advice.count_text(cards, rules, locale_of(interaction)))
+
     async def set_prefs(
         self, interaction: discord.Interaction, *, four_colour: bool | None, sort: str | None
     ) -> None:
@@ -149,6 +209,12 @@ class PlayHandlers:
             prefs = replace(prefs, hand_sort=sort)
         await store.set_player_prefs(prefs)
         await reply(interaction, _prefs_sentence(prefs, locale_of(interaction)))
+
+
+def _count_rules(table: Table | None, variant: str | None) -> Rules:
+    if table is not None and variant in (None, table.variant.value):
+        return Rules(table.variant, COUNT_PLAYERS, table.options)
+    return Rules(Variant(variant or Variant.R51.value), COUNT_PLAYERS)
 
 
 def _prefs_sentence(prefs: PlayerPrefs, locale: str) -> str:

@@ -8,6 +8,7 @@ from bot.services import moves
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.widgets import Action, Click, Router
+from rummy_engine.ai import Strength
 
 SEATING = frozenset(
     {
@@ -16,7 +17,6 @@ SEATING = frozenset(
         Action.JOIN_B,
         Action.LEAVE,
         Action.CANCEL,
-        Action.ADD_COMPUTER,
         Action.REMOVE_COMPUTER,
     }
 )
@@ -29,6 +29,11 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
         tid, action = click.table_id, click.action
         if action in SEATING:
             await lobby.seat(interaction, tid, action)
+        elif action is Action.ADD_COMPUTER:
+            await lobby.ask_strength(interaction, tid)
+        elif action is Action.ADD_COMPUTER_AS:
+            strength = Strength(click.values[0])
+            await lobby.seat(interaction, tid, Action.ADD_COMPUTER, strength=strength)
         elif action is Action.START:
             await lobby.start(interaction, tid)
         elif action is Action.SETTINGS:

@@ -43,10 +43,22 @@ class Action(StrEnum):
     SWAP_IN = "swapin"
     SET_OPTION = "setopt"
     SET_VALUE = "setval"
+    ARRANGE = "arrange"
+    ADD_END = "addend"
+    ADD_COMPUTER_AS = "addbotas"
 
 
 SELECT_ACTIONS = frozenset(
-    {Action.PICK, Action.ADD_TO, Action.SWAP_IN, Action.SET_OPTION, Action.SET_VALUE}
+    {
+        Action.PICK,
+        Action.ADD_TO,
+        Action.SWAP_IN,
+        Action.SET_OPTION,
+        Action.SET_VALUE,
+        Action.ARRANGE,
+        Action.ADD_END,
+        Action.ADD_COMPUTER_AS,
+    }
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS
 _ARG = r"(?::(?P<arg>[A-Za-z0-9_]*))?"

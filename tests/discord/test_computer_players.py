@@ -12,18 +12,25 @@ from rummy_engine import Discard, Phase
 from tests.discord.conftest import World, make_bot, play_step
 
 
-async def open_with_computer(world: World, variant: str = "r51") -> None:
+async def open_with_computer(
+    world: World, variant: str = "r51", strength: str = "normal"
+) -> None:
+    """The host adds a computer with the lobby's button, choosing its strength in the select
+    the button answers with."""
     alice, bob = world.players[:2]
     await alice.slash(world.channel, "rummy new", variant=variant, mode="1v1")
     lobby = next(m for m in world.public_messages() if m.components)
     refused = await bob.click(lobby, label="Add computer")
     assert "Only the host" in refused.response.content
-    added = await alice.click(lobby, label="Add computer")
-    assert added.response.content == "Computer 1 sits down."
+    asked = await alice.click(lobby, label="Add computer")
+    assert asked.ephemeral and asked.response.content == "How well should the computer play?"
+    added = await alice.select(asked.response, [strength])
+    assert added.response.content == f"Computer 1 sits down ({strength})."
     lobby = next(m for m in world.public_messages() if m.components)
-    assert "🤖 Computer 1" in lobby.content
+    assert f"🤖 Computer 1 ({strength})" in lobby.content
     table = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert table is not None and [s.is_computer for s in table.seats] == [False, True]
+    assert table.seats[1].strength == strength
     world.table_id = table.id
     await alice.slash(world.channel, "rummy start")
 
