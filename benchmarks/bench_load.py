@@ -26,6 +26,7 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +42,7 @@ from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
-from tests.test_e2e_crash import connected, start_bot
+from tests.test_e2e_crash import REPO_ROOT, connected
 
 PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
@@ -80,6 +81,27 @@ class Run:
     started: float = 0.0
     ended: float = 0.0
     cpu: float = 0.0
+
+
+def start_bot(emu: DiscordEmulator, db: Path, profile: Path | None) -> subprocess.Popen[bytes]:
+    """The real ``rummy-bot run`` against the emulator, under cProfile when asked."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(db.parent),
+        "PYTHONPATH": str(REPO_ROOT),
+        "DISCORD_TOKEN": emu.token,
+        "RUMMY_DATABASE": str(db),
+        "EMULATOR_HTTP": emu.http_base,
+        "EMULATOR_GATEWAY": emu.gateway_url,
+    }
+    profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
+    return subprocess.Popen(
+        [sys.executable, *profiler, "-m", "tests.discord_emulator.launch", "run"],
+        cwd=db.parent,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -124,7 +146,8 @@ async def open_table(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -
 
 
 async def one_move(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> Move | None:
-    """Draw from the stock, or discard a card that is not a joker; wait for the private reply."""
+    """Draw from the stock, or discard the oldest card that is not a joker (not the one just
+    drawn: that hand would be a picture already drawn); wait for the private reply."""
     game = stored_game(db, seat.table_id)
     if game.phase not in (Phase.DRAW, Phase.PLAY):
         return None
@@ -133,7 +156,7 @@ async def one_move(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> 
     if game.phase is Phase.DRAW:
         handle = await emu.slash(mover, seat.channel, "rummy draw", source="stock")
     else:
-        card = next(c.text for c in reversed(game.hands[game.current]) if c.text != "JK")
+        card = next(c.text for c in game.hands[game.current] if c.text != "JK")
         handle = await emu.slash(mover, seat.channel, "rummy discard", card=card)
     move = Move(seat, mover, game.phase is Phase.PLAY, sent, handle.id)
     await handle.followups(1, timeout=120)
@@ -239,7 +262,9 @@ def report(emu: DiscordEmulator, run: Run, pid: int, tables: int, pace: float) -
                 print(f"    {count / max(n, 1):5.2f}  {method} {route}")
 
 
-async def bench(tables: int, pace: float, seconds: float, settle: float) -> None:
+async def bench(
+    tables: int, pace: float, seconds: float, settle: float, profile: Path | None
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db_path = Path(tmp) / "rummy.db"
         async with emulated_discord() as emu:
@@ -251,7 +276,7 @@ async def bench(tables: int, pace: float, seconds: float, settle: float) -> None
             for i in range(tables):
                 pair = (guild_users[2 * i], guild_users[2 * i + 1])
                 seats.append(Seat(emu.add_text_channel(guild, f"t{i}"), pair))
-            bot = start_bot(emu, db_path)
+            bot = start_bot(emu, db_path, profile)
             try:
                 await connected(emu, 1)
                 db = sqlite3.connect(db_path)
@@ -275,9 +300,9 @@ async def bench(tables: int, pace: float, seconds: float, settle: float) -> None
                 report(emu, run, bot.pid, tables, pace)
                 print(f"peak RSS {rss_mb(bot.pid, 'VmHWM'):.0f} MB")
             finally:
-                bot.terminate()
-                with contextlib.suppress(Exception):
-                    bot.wait(20)
+                bot.terminate()  # the emulator keeps answering while the bot shuts down
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    await asyncio.get_running_loop().run_in_executor(None, bot.wait, 30)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -286,8 +311,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--pace", type=float, default=0.0, help="seconds between a table's moves")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the window")
     parser.add_argument("--settle", type=float, default=5.0, help="wait before reading results")
+    parser.add_argument("--profile", type=Path, help="write the bot's cProfile stats here")
     args = parser.parse_args(argv)
-    asyncio.run(bench(args.tables, args.pace, args.seconds, args.settle))
+    asyncio.run(bench(args.tables, args.pace, args.seconds, args.settle, args.profile))
 
 
 if __name__ == "__main__":

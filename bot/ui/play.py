@@ -59,8 +59,17 @@ class PlayHandlers:
         tid = await self._table_id(interaction, table_id)
         played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)
         assert played.actor_seat is not None
-        await self.show_panel(interaction, played.table, played.actor_seat, (), edit=in_panel)
-        await self.ui.committed(played, interaction.user.id)
+        seated = [s.user_id for s in played.table.seats if s.user_id is not None]
+        prefs = await self.ui.store.get_players_prefs(seated)
+        await self.show_panel(
+            interaction,
+            played.table,
+            played.actor_seat,
+            (),
+            edit=in_panel,
+            prefs=prefs[interaction.user.id],
+        )
+        await self.ui.committed(played, interaction.user.id, prefs=prefs)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
@@ -90,17 +99,20 @@ class PlayHandlers:
         chosen: Sequence[Face],
         *,
         edit: bool = False,
+        prefs: PlayerPrefs | None = None,
     ) -> None:
-        """The player's private hand panel: text, image and the pick/lay/discard controls."""
+        """The player's private hand panel: text, image and the pick/lay/discard controls. The
+        picture is the one the player's DM shows for the same hand, drawn once for both."""
         locale = locale_of(interaction)
-        prefs = await self.ui.store.get_player_prefs(interaction.user.id)
+        if prefs is None:
+            prefs = await self.ui.store.get_player_prefs(interaction.user.id)
         draft = hand_draft(table, seat, prefs, locale)
         content = draft.content
         if chosen:
             content += "\n" + t("hand.selected", locale, cards=" ".join(f.pretty for f in chosen))
         hand = player_view(table.require_game(), seat).hand
         view = panel_view(table, seat, hand, chosen, locale, **_targets(table, seat, chosen))
-        file = await draft.file()
+        file = await draft.file(self.ui.reconciler.pictures)
         assert file is not None
         if edit:
             await edit_panel(interaction, content, attachments=[file], view=view)
