@@ -63,6 +63,8 @@ INTERACTION_APP_COMMAND, INTERACTION_COMPONENT, INTERACTION_AUTOCOMPLETE = 2, 3,
 CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE = 4, 5, 6, 7
 CB_AUTOCOMPLETE, CB_MODAL = 8, 9
 SUBCOMMAND, SUBCOMMAND_GROUP, USER_OPTION = 1, 2, 6
+# Gateway intents (bits) that gate MESSAGE_* events.
+INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES = 1 << 9, 1 << 12
 
 
 class EmulatorHTTPError(Exception):
@@ -113,6 +115,8 @@ class _GatewayConnection:
         self.compress = compress
         self.seq = 0
         self.identified = False
+        #: The intents the session identified with: which events Discord would send it.
+        self.intents = 0
         self.session_id = secrets.token_hex(16)
         self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
         self._zstd: Any = None
@@ -1272,9 +1276,15 @@ class DiscordEmulator:
             message.attachments = kept
 
     async def _dispatch_quiet(self, event: str, data: dict[str, Any]) -> None:
-        """Mirror Discord's own MESSAGE_* gateway echoes, if a session is live."""
-        if self.dispatch_message_events and any(c.identified for c in self._connections):
-            await self.dispatch(event, data)
+        """Mirror Discord's own MESSAGE_* gateway echoes to the sessions whose intents ask for
+        them (GUILD_MESSAGES for a server's channels, DIRECT_MESSAGES for DMs)."""
+        if not self.dispatch_message_events:
+            return
+        wanted = INTENT_GUILD_MESSAGES if data.get("guild_id") else INTENT_DIRECT_MESSAGES
+        for conn in self._connections:
+            if conn.identified and conn.intents & wanted:
+                self.gateway_events.append((event, data))
+                await conn.send(OP_DISPATCH, data, event)
 
     # ------------------------------------------------------------------ gateway
 
@@ -1348,6 +1358,7 @@ class DiscordEmulator:
                 return
             self.identify_payloads.append(d)
             conn.identified = True
+            conn.intents = int(d.get("intents") or 0)
             ready = {
                 "v": 10,
                 "user": self.bot_user.payload(),
