@@ -49,12 +49,18 @@ def make_intents() -> discord.Intents:
     """The gateway intents the bot asks for: the defaults, no privileged ones.
 
     The bot works with slash commands, buttons and select menus only, so it needs
-    neither message content, nor the member list, nor presences.
+    neither message content, nor the member list, nor presences; nor message, typing and
+    reaction events: without them Discord does not send the bot an event for every message,
+    its own included, in every channel of every server (parsing those was a fifth of a move's
+    CPU under load).
     """
     intents = discord.Intents.default()
     intents.message_content = False
     intents.members = False
     intents.presences = False
+    intents.messages = False
+    intents.typing = False
+    intents.reactions = False
     return intents
 
 
@@ -117,6 +123,7 @@ class RummyBot(commands.Bot):
             help_command=None,
             intents=make_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # no message events arrive to fill a message cache
         )
         self.settings = settings
         self.store = store

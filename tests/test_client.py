@@ -64,6 +64,7 @@ def test_intents_are_not_privileged() -> None:
     assert not intents.members
     assert not intents.presences
     assert intents.guilds
+    assert not intents.messages, "no event for every message of every channel"
 
 
 def test_invite_url_has_scopes_and_permissions() -> None:

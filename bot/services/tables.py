@@ -22,7 +22,15 @@ from bot.services import seating
 from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.services.seating import Mode
-from bot.storage import NewTable, SeatRecord, StaleVersion, Store, TableClosed, TableRecord
+from bot.storage import (
+    OPEN_STATUSES,
+    NewTable,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    TableClosed,
+    TableRecord,
+)
 from bot.storage.base import utc_now
 from rummy_engine import (
     Action,
@@ -134,6 +142,7 @@ class TableService:
         self.gate = gate or InFlight()
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
+        self._open: dict[tuple[int, int], int] = {}
         self._on_game_finished = on_game_finished
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -149,12 +158,23 @@ class TableService:
     # -- loading ------------------------------------------------------------------------------
 
     async def load(self, table_id: int) -> Table:
-        record = await self.store.get_table(table_id)
-        if record is None:
+        """The table, its seats and its game, in one read."""
+        found = await self.store.get_table_and_seats(table_id)
+        if found is None:
             raise Refusal("table.not_found", table=table_id)
-        seats = tuple(await self.store.get_seats(table_id))
+        record, seats = found[0], tuple(found[1])
+        self._remember(record)
         game = Game.from_json(json.loads(record.snapshot_json)) if record.snapshot_json else None
         return Table(record, seats, game)
+
+    def _remember(self, record: TableRecord) -> None:
+        """Keep which open table each channel has (this service opens and closes them all), so
+        a typed move finds its table without a read."""
+        key = (record.guild_id, record.channel_id)
+        if record.status in OPEN_STATUSES:
+            self._open[key] = record.id
+        elif self._open.get(key) == record.id:
+            del self._open[key]
 
     async def in_channel(self, guild_id: int, channel_id: int) -> Table | None:
         """The open (lobby or active) table of a channel, if any: one per channel."""
@@ -168,9 +188,14 @@ class TableService:
         return await self.load(await self.id_here(guild_id, channel_id))
 
     async def id_here(self, guild_id: int | None, channel_id: int | None) -> int:
-        """The id of a channel's open table, without loading it (a move then loads it once)."""
+        """The id of a channel's open table, without loading it (a move then loads it once);
+        without a read when this process saw the table open."""
         if guild_id is not None and channel_id is not None:
+            known = self._open.get((guild_id, channel_id))
+            if known is not None:
+                return known
             for record in await self.store.list_active_tables(guild_id):
+                self._remember(record)
                 if record.channel_id == channel_id:
                     return record.id
         raise Refusal("table.none_here")
@@ -314,6 +339,7 @@ class TableService:
             if table.record.status not in ("lobby", "active"):
                 raise Refusal("table.not_open")
             record = await self.store.update_table_status(table_id, "cancelled")
+            self._remember(record)
             return replace(table, record=record)
 
     @staticmethod
@@ -346,8 +372,14 @@ class TableService:
                 Event("game_started", None, {"players": len(seats)}),
                 Event("round_started", None, {"round": game.round_no, "dealer": game.dealer}),
             ]
+            seated = replace(table.record, revision=table.record.revision + 1)  # set_seats
             after = await self._commit(
-                replace(table, seats=tuple(seats)), game, action, events, by, status="active"
+                replace(table, record=seated, seats=tuple(seats)),
+                game,
+                action,
+                events,
+                by,
+                status="active",
             )
             return Played(after, events, None, frozenset(range(len(seats))))
 
@@ -480,10 +512,12 @@ class TableService:
         record = replace(
             table.record,
             version=version,
+            revision=table.record.revision + 1,
             snapshot_json=snapshot,
             status=status or table.record.status,
             updated_at=utc_now(),
         )
+        self._remember(record)
         return Table(record, table.seats, game)
 
     async def replay(self, table_id: int) -> Game:

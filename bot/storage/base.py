@@ -231,6 +231,12 @@ class Store(Protocol):
         """Seats ordered by seat number."""
         ...
 
+    async def get_table_and_seats(
+        self, table_id: int
+    ) -> tuple[TableRecord, list[SeatRecord]] | None:
+        """The table and its seats in one read (a move loads both), or ``None``."""
+        ...
+
     # --- moves -------------------------------------------------------------
     async def commit_move(
         self,
@@ -274,7 +280,9 @@ class Store(Protocol):
         self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
     ) -> None:
         """In one transaction: store ``refs`` and record that every message of the table shows
-        ``revision`` (never moving backwards)."""
+        ``revision`` (never moving backwards). It may skip the fsync: ``refs`` are edits of
+        messages already recorded, so losing this write to a power cut only makes the next
+        start-up edit them again."""
         ...
 
     async def list_unpublished_tables(self) -> list[TableRecord]:

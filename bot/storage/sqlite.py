@@ -221,17 +221,29 @@ class SqliteStore:
             yield self._connection()
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: committed on success, rolled back on any error."""
+    async def _write(self, *, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed on success, rolled back on any error.
+
+        ``durable=False`` commits without waiting for the fsync (``synchronous=NORMAL`` for this
+        transaction only): it survives the process being killed, not a power cut, and the next
+        durable commit syncs it too. Only for writes that are a cache of what Discord shows.
+        """
         async with self._lock:
             conn = self._connection()
-            await conn.execute("BEGIN IMMEDIATE")
+            relaxed = not durable and self._synchronous == "FULL"
+            if relaxed:
+                await conn.execute("PRAGMA synchronous = NORMAL")
             try:
-                yield conn
-                await conn.execute("COMMIT")
-            except BaseException:
-                await rollback_quietly(conn)
-                raise
+                await conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    await conn.execute("COMMIT")
+                except BaseException:
+                    await rollback_quietly(conn)
+                    raise
+            finally:
+                if relaxed:
+                    await conn.execute(f"PRAGMA synchronous = {self._synchronous}")
 
     async def _fetchone(
         self, conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()
@@ -367,12 +379,26 @@ class SqliteStore:
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
-                "SELECT seat, user_id, is_computer, team, name, strength FROM seats "
-                "WHERE table_id = ? ORDER BY seat",
-                (table_id,),
+            return await self._seats(conn, table_id)
+
+    async def get_table_and_seats(
+        self, table_id: int
+    ) -> tuple[TableRecord, list[SeatRecord]] | None:
+        async with self._read() as conn:
+            row = await self._fetchone(
+                conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             )
+            if row is None:
+                return None
+            return _table_from_row(row), await self._seats(conn, table_id)
+
+    async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
+        rows = await self._fetchall(
+            conn,
+            "SELECT seat, user_id, is_computer, team, name, strength FROM seats "
+            "WHERE table_id = ? ORDER BY seat",
+            (table_id,),
+        )
         return [
             SeatRecord(
                 seat=r[0], user_id=r[1], is_computer=bool(r[2]), team=r[3], name=r[4], strength=r[5]
@@ -501,7 +527,7 @@ class SqliteStore:
     async def mark_published(
         self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
     ) -> None:
-        async with self._write() as conn:
+        async with self._write(durable=False) as conn:
             await self._upsert_refs(conn, refs)
             await conn.execute(
                 "UPDATE tables SET published = MAX(published, ?) WHERE id = ?",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.services.autoplay import Autoplay
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
-from bot.storage import Store
+from bot.storage import PlayerPrefs, Store
 from bot.ui.reconciler import Reconciler
 
 
@@ -22,10 +23,19 @@ class UiContext:
     autoplay: Autoplay
     locale: str = "en"
 
-    async def committed(self, change: Played | Table, actor_id: int | None) -> None:
-        """After a commit: bring the table's messages up to date, arm what comes next."""
+    async def committed(
+        self,
+        change: Played | Table,
+        actor_id: int | None,
+        *,
+        prefs: Mapping[int, PlayerPrefs] | None = None,
+    ) -> None:
+        """After a commit: bring the table's messages up to date, arm what comes next.
+        ``prefs``: the seated players' preferences, when the handler has read them already."""
         if isinstance(change, Played):
-            await self.reconciler.publish(change.table, events=change.events, actor_id=actor_id)
+            await self.reconciler.publish(
+                change.table, events=change.events, actor_id=actor_id, prefs=prefs
+            )
             self.autoplay.after(change.table)
         else:
             await self.reconciler.publish(change, actor_id=actor_id)

@@ -3,14 +3,19 @@
 Each builder returns a :class:`Draft`: the text, the components, the picture's scene (rendered
 only if the message must change) and a ``stamp`` that identifies the whole content. The
 reconciler compares stamps with what a message last showed, so an unchanged message costs no
-Discord call and no rendering.
+Discord call and no rendering. The stamp ends with the picture's own key, so a message whose
+text changed but whose picture did not is edited without drawing or uploading it again; and
+:class:`Pictures` draws each picture once, however many messages show it (the mover's private
+reply and their DM show the same hand).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +34,37 @@ from bot.ui.widgets import view_signature
 from rummy_engine import Event, Phase, RoundResult
 
 Painter = Callable[[], Awaitable[bytes]]
+#: Pictures kept drawn: enough for every message a busy minute edits twice, about 10 MB.
+PICTURES_KEPT = 384
+
+
+class Pictures:
+    """PNG bytes of the pictures drawn lately, by picture key.
+
+    Why: the same picture is often shown by two messages of one version (the mover's reply
+    panel and their hand DM), and drawing is most of a move's CPU. Concurrent requests for one
+    key share one drawing; a failed drawing is forgotten so the next request tries again.
+    """
+
+    def __init__(self, kept: int = PICTURES_KEPT) -> None:
+        self._kept = kept
+        self._drawn: OrderedDict[str, asyncio.Future[bytes]] = OrderedDict()
+
+    async def png(self, key: str, painter: Painter) -> bytes:
+        drawing = self._drawn.get(key)
+        if drawing is None:
+            drawing = asyncio.ensure_future(painter())
+            self._drawn[key] = drawing
+            while len(self._drawn) > self._kept:
+                self._drawn.popitem(last=False)
+        else:
+            self._drawn.move_to_end(key)
+        try:
+            return await asyncio.shield(drawing)
+        except Exception:
+            if self._drawn.get(key) is drawing:
+                del self._drawn[key]
+            raise
 
 
 @dataclass(frozen=True)
@@ -40,17 +76,23 @@ class Draft:
     painter: Painter | None
     filename: str
     stamp: str
+    picture: str = ""
 
-    async def file(self) -> discord.File | None:
+    async def file(self, pictures: Pictures) -> discord.File | None:
         if self.painter is None:
             return None
-        return discord.File(io.BytesIO(await self.painter()), filename=self.filename)
+        png = await pictures.png(self.picture, self.painter)
+        return discord.File(io.BytesIO(png), filename=self.filename)
+
+    def same_picture(self, stamp: str) -> bool:
+        """Whether a message stamped ``stamp`` already shows this draft's picture."""
+        return bool(self.picture) and stamp.endswith(self.picture)
 
 
-def stamp_of(*parts: object) -> str:
+def stamp_of(*parts: object, size: int = 24) -> str:
     """A short, stable digest of what a message shows."""
     text = json.dumps([repr(p) for p in parts], ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return hashlib.sha256(text.encode()).hexdigest()[:size]
 
 
 def _draft(
@@ -61,9 +103,11 @@ def _draft(
     filename: str,
     prefix: str = "",
 ) -> Draft:
+    """The stamp is the text's digest followed by the picture's key (its scene's digest)."""
     content = fit(content)
-    stamp = prefix + stamp_of(content, view_signature(view), scene)
-    return Draft(content, view, painter, filename, stamp)
+    picture = "" if scene is None else "p" + stamp_of(type(scene).__name__, scene, size=20)
+    stamp = prefix + stamp_of(content, view_signature(view), size=16) + picture
+    return Draft(content, view, painter, filename, stamp, picture)
 
 
 def table_draft(

@@ -67,8 +67,17 @@ class PlayHandlers:
             await self._ask(interaction, tid, ask, edit=in_panel)
             return
         assert played.actor_seat is not None
-        await self.show_panel(interaction, played.table, played.actor_seat, (), edit=in_panel)
-        await self.ui.committed(played, interaction.user.id)
+        seated = [s.user_id for s in played.table.seats if s.user_id is not None]
+        prefs = await self.ui.store.get_players_prefs(seated)
+        await self.show_panel(
+            interaction,
+            played.table,
+            played.actor_seat,
+            (),
+            edit=in_panel,
+            prefs=prefs[interaction.user.id],
+        )
+        await self.ui.committed(played, interaction.user.id, prefs=prefs)
 
     async def _ask(
         self, interaction: discord.Interaction, table_id: int, ask: moves.Ask, *, edit: bool
@@ -122,11 +131,14 @@ class PlayHandlers:
         edit: bool = False,
         question: TableSelect | None = None,
         note: str = "",
+        prefs: PlayerPrefs | None = None,
     ) -> None:
         """The player's private hand panel: text, image and the pick/lay/discard controls,
-        with ``question`` (a follow-up select) and its ``note`` when a click needs an answer."""
+        with ``question`` (a follow-up select) and its ``note`` when a click needs an answer.
+        The picture is the one the player's DM shows for the same hand, drawn once for both."""
         locale = locale_of(interaction)
-        prefs = await self.ui.store.get_player_prefs(interaction.user.id)
+        if prefs is None:
+            prefs = await self.ui.store.get_player_prefs(interaction.user.id)
         draft = hand_draft(table, seat, prefs, locale)
         content = draft.content
         if chosen:
@@ -136,7 +148,7 @@ class PlayHandlers:
         hand = player_view(table.require_game(), seat).hand
         targets = _targets(table, seat, chosen)
         view = panel_view(table, seat, hand, chosen, locale, question=question, **targets)
-        file = await draft.file()
+        file = await draft.file(self.ui.reconciler.pictures)
         assert file is not None
         if edit:
             await edit_panel(interaction, content, attachments=[file], view=view)

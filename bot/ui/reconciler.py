@@ -8,6 +8,11 @@ catches up. Passes are idempotent and coalesce: requests that arrive while a pas
 by one more pass on the newest state. New messages carry a nonce Discord de-duplicates, and are
 recorded as soon as they exist, so a crash between the two does not post them twice.
 
+What each message shows is read from the store once per table and process, then kept in memory
+beside every write of it (the reconciler is the only writer); a failed pass forgets it, so the
+next pass reads it again. The mover's hand DM is brought up to date at the end of their turn:
+during it, the private reply to each move shows their hand.
+
 Messages of a table: ``table`` (lobby, then the game), ``turn`` (the notice that pings the
 player to act, once per turn), ``hand:<seat>`` (each player's DM), ``round:<n>`` (each round's
 summary, posted once). A closed table shows its final state, without live buttons.
@@ -20,7 +25,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -31,7 +36,15 @@ from bot.services.presenter import names_for
 from bot.services.tables import Table, TableService
 from bot.storage import MessageRef, PlayerPrefs, Store
 from bot.text import t
-from bot.ui.messages import Draft, hand_draft, hand_round, round_draft, table_draft, turn_key
+from bot.ui.messages import (
+    Draft,
+    Pictures,
+    hand_draft,
+    hand_round,
+    round_draft,
+    table_draft,
+    turn_key,
+)
 from bot.ui.messages import turn_text as turn_notice_text
 from rummy_engine import Event, Phase
 
@@ -68,18 +81,28 @@ class _Pending:
     newest: Table | None = None
     events: tuple[Event, ...] = ()
     actor_id: int | None = None
+    prefs: Mapping[int, PlayerPrefs] | None = None
     failures: int = 0
     retry: asyncio.Task[None] | None = None
+    #: What each message shows, as stored (None: not read yet, or forgotten after a failure).
+    refs: dict[str, MessageRef] | None = None
 
     seen: tuple[int, int] = (-1, -1)
 
-    def offer(self, table: Table, events: Sequence[Event], actor_id: int | None) -> None:
+    def offer(
+        self,
+        table: Table,
+        events: Sequence[Event],
+        actor_id: int | None,
+        prefs: Mapping[int, PlayerPrefs] | None = None,
+    ) -> None:
         """Keep the newest table handed over; a late, older one never wins, even after the
         newer one was published."""
         key = (table.record.version, table.record.revision)
         if key >= self.seen:
             self.seen = key
             self.newest, self.events, self.actor_id = table, tuple(events), actor_id
+            self.prefs = prefs
 
 
 class Reconciler:
@@ -101,19 +124,26 @@ class Reconciler:
         self.gate = gate
         self.next_round_at = next_round_at
         self.locale = locale
+        self.pictures = Pictures()
         self._pending: dict[int, _Pending] = {}
 
     # -- entry points ---------------------------------------------------------------------------
 
     async def publish(
-        self, table: Table | int, *, events: Sequence[Event] = (), actor_id: int | None = None
+        self,
+        table: Table | int,
+        *,
+        events: Sequence[Event] = (),
+        actor_id: int | None = None,
+        prefs: Mapping[int, PlayerPrefs] | None = None,
     ) -> None:
         """Bring every message of ``table`` to the stored state (a Table just committed, or an
-        id to load). ``events`` word the last move; ``actor_id`` is not pinged for it."""
+        id to load). ``events`` word the last move; ``actor_id`` is not pinged for it;
+        ``prefs`` are the seated players' preferences when the caller has read them."""
         tid = table if isinstance(table, int) else table.id
         pending = self._pending.setdefault(tid, _Pending())
         if isinstance(table, Table):
-            pending.offer(table, events, actor_id)
+            pending.offer(table, events, actor_id, prefs)
         pending.requested += 1
         ticket = pending.requested
         async with pending.lock:
@@ -132,13 +162,13 @@ class Reconciler:
     async def repost(self, table: Table) -> None:
         """Post the table message again at the bottom of the channel (the old one loses its
         buttons), for a table scrolled out of sight."""
-        refs = {r.kind: r for r in await self.store.get_message_refs(table.id)}
-        old = refs.get(TABLE)
+        pending = self._pending.setdefault(table.id, _Pending())
+        old = (await self._refs(table.id, pending)).get(TABLE)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._message(old).edit(view=None)
-            await self.store.delete_message_ref(table.id, TABLE)
-        self._pending.setdefault(table.id, _Pending()).offer(table, (), None)
+            await self._forget(table.id, TABLE)
+        pending.offer(table, (), None)
         await self.publish(table.id)
 
     async def close(self) -> None:
@@ -152,20 +182,48 @@ class Reconciler:
         try:
             async with self.gate:
                 table, events, actor_id = pending.newest, pending.events, pending.actor_id
+                prefs = pending.prefs
                 pending.newest, pending.events, pending.actor_id = None, (), None
+                pending.prefs = None
                 if table is None:
                     table = await self.tables.load(tid)
-                await self._bring(table, events, actor_id)
+                refs = await self._refs(tid, pending)
+                await self._bring(table, refs, events, actor_id, prefs)
         except ShuttingDown:
             return
         except (discord.HTTPException, OSError) as error:
+            pending.refs = None
             self._retry_later(tid, pending, error)
             return
         except Exception as error:
+            pending.refs = None
             log.exception("table %s: publishing failed unexpectedly", tid)
             self._retry_later(tid, pending, error)
             return
         pending.failures = 0
+
+    async def _refs(self, tid: int, pending: _Pending) -> dict[str, MessageRef]:
+        """What the table's messages show: read once, then kept beside every write."""
+        if pending.refs is None:
+            pending.refs = {r.kind: r for r in await self.store.get_message_refs(tid)}
+        return pending.refs
+
+    def _kept(self, tid: int) -> dict[str, MessageRef] | None:
+        pending = self._pending.get(tid)
+        return None if pending is None else pending.refs
+
+    async def _record(self, ref: MessageRef) -> None:
+        """Store what a message shows (durably: it may be a new message) and keep it."""
+        await self.store.set_message_ref(ref)
+        kept = self._kept(ref.table_id)
+        if kept is not None:
+            kept[ref.kind] = ref
+
+    async def _forget(self, tid: int, kind: str) -> None:
+        await self.store.delete_message_ref(tid, kind)
+        kept = self._kept(tid)
+        if kept is not None:
+            kept.pop(kind, None)
 
     def _retry_later(self, tid: int, pending: _Pending, error: Exception) -> None:
         """Try a failed pass again a few times, further apart each time; then leave it to the
@@ -185,16 +243,23 @@ class Reconciler:
         self._pending[tid].retry = None  # this pass may arm the next retry itself
         await self.publish(tid)
 
-    async def _bring(self, table: Table, events: Sequence[Event], actor_id: int | None) -> None:
-        refs = {r.kind: r for r in await self.store.get_message_refs(table.id)}
+    async def _bring(
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        events: Sequence[Event],
+        actor_id: int | None,
+        prefs: Mapping[int, PlayerPrefs] | None,
+    ) -> None:
         if not events and table.game is not None and table.record.version:
             events = await self._last_events(table)
         edited: list[MessageRef] = []
         await self._table_message(table, refs, edited, events)
         await self._round_summaries(table, refs)
         await self._turn_notice(table, refs, actor_id)
-        await self._hands(table, refs, edited)
+        await self._hands(table, refs, edited, prefs)
         await self.store.mark_published(table.id, table.record.revision, edited)
+        refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
 
     async def _last_events(self, table: Table) -> tuple[Event, ...]:
@@ -242,7 +307,7 @@ class Reconciler:
                 await self._message(ref).delete()
         if wanted is None:
             if ref is not None:
-                await self.store.delete_message_ref(table.id, TURN)
+                await self._forget(table.id, TURN)
             return
         user = table.user_at(table.require_game().current)
         pings = (
@@ -254,7 +319,11 @@ class Reconciler:
         await self._post(table, TURN, draft, self._channel(table), mentions=pings)
 
     async def _hands(
-        self, table: Table, refs: dict[str, MessageRef], edited: list[MessageRef]
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        edited: list[MessageRef],
+        known: Mapping[int, PlayerPrefs] | None,
     ) -> None:
         game = table.game
         if game is None or table.record.status != "active":
@@ -262,7 +331,10 @@ class Reconciler:
         if game.phase not in (Phase.DRAW, Phase.PLAY):
             return
         people = {s.seat: s.user_id for s in table.seats if s.user_id is not None}
-        prefs = await self.store.get_players_prefs(list(people.values()))
+        users = list(people.values())
+        prefs = known
+        if prefs is None or not all(user in prefs for user in users):
+            prefs = await self.store.get_players_prefs(users)
         for seat, user_id in sorted(people.items()):
             await self._hand(table, seat, prefs[user_id], refs.get(hand_kind(seat)), edited)
 
@@ -274,11 +346,14 @@ class Reconciler:
         ref: MessageRef | None,
         edited: list[MessageRef],
     ) -> None:
-        """A new DM on a deal, an edit of it afterwards; closed DMs are tried once a round."""
+        """A new DM on a deal, an edit of it at the end of each of the player's turns; closed
+        DMs are tried once a round."""
         draft = hand_draft(table, seat, prefs, self.locale)
         if ref is not None and ref.stamp == draft.stamp:
             return
         new_round = ref is None or not ref.stamp.startswith(hand_round(table))
+        if not new_round and _mid_turn(table, seat):
+            return
         if not new_round and (prefs.dm_closed or ref is None or not ref.message_id):
             return
         if not new_round and ref is not None and await self._edit(ref, draft):
@@ -298,7 +373,7 @@ class Reconciler:
     async def _dms_closed(self, table: Table, seat: int, prefs: PlayerPrefs, stamp: str) -> None:
         """Remember closed DMs (not retried before the next deal) and say so once, publicly,
         without a card."""
-        await self.store.set_message_ref(
+        await self._record(
             MessageRef(table.id, hand_kind(seat), 0, 0, stamp, table.record.revision)
         )
         if prefs.dm_closed:
@@ -324,14 +399,18 @@ class Reconciler:
         return user
 
     async def _edit(self, ref: MessageRef, draft: Draft) -> bool:
-        """Edit in place; False when the message is gone (it is then posted anew)."""
-        file = await draft.file()
+        """Edit in place; False when the message is gone (it is then posted anew). A picture
+        the message already shows is neither drawn nor uploaded again."""
+        pictures: dict[str, list[discord.File]] = {}
+        if not draft.same_picture(ref.stamp):
+            file = await draft.file(self.pictures)
+            pictures["attachments"] = [file] if file else []
         try:
             await self._message(ref).edit(
                 content=draft.content,
-                attachments=[file] if file else [],
                 view=draft.view,
                 allowed_mentions=NO_PINGS,
+                **pictures,  # type: ignore[arg-type]
             )
         except discord.NotFound:
             return False
@@ -348,7 +427,7 @@ class Reconciler:
     ) -> None:
         """Send a new message and record it at once (a crash after the send is covered by the
         nonce, which makes Discord return the first message instead of a second one)."""
-        file = await draft.file()
+        file = await draft.file(self.pictures)
         extra = {"file": file} if file else {}
         if draft.view is not None:
             extra["view"] = draft.view
@@ -358,8 +437,14 @@ class Reconciler:
             nonce=nonce_for(table.id, kind, draft.stamp),
             **extra,  # type: ignore[arg-type]
         )
-        await self.store.set_message_ref(
+        await self._record(
             MessageRef(
                 table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
             )
         )
+
+
+def _mid_turn(table: Table, seat: int) -> bool:
+    """Whether ``seat`` has drawn and not yet discarded: their DM waits for the turn's end."""
+    game = table.require_game()
+    return game.current == seat and game.phase is Phase.PLAY

@@ -116,7 +116,7 @@ class World:
 
     def check_privacy(self, table: Table) -> None:
         """No public message shows a card that was never face up; each DM holds only its
-        reader's own hand, exactly."""
+        reader's own hand, exactly (a mover's, once their turn is over)."""
         game = table.require_game()
         self.note_public_cards(game)
         public = self.public_messages()
@@ -131,6 +131,8 @@ class World:
         for seat_record in table.seats:
             if seat_record.is_computer:
                 continue
+            if seat_record.seat == game.current and game.phase is Phase.PLAY:
+                continue  # the mover's DM catches up at the end of the turn (the reply shows it)
             member = self.member(seat_record.user_id)
             dms = [
                 m

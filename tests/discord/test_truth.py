@@ -245,7 +245,7 @@ async def test_no_card_reaches_the_logs_at_debug(
     assert not leaks, leaks[:3]
 
 
-async def test_a_typed_discard_loads_the_table_once(
+async def test_a_typed_discard_reads_twice_and_commits_once(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await scripted(world, "r51", "1v1", R51_HANDS)
@@ -262,10 +262,16 @@ async def test_a_typed_discard_loads_the_table_once(
 
         monkeypatch.setattr(store, name, counted)
     await alice.slash(world.channel, "rummy discard", card="3c")
-    assert calls.count("get_table") == 1 and calls.count("get_seats") == 1, calls
-    writes = [c for c in calls if c in ("commit_move", "mark_published", "set_message_ref")]
-    assert writes == ["commit_move", "set_message_ref", "mark_published"], calls
-    assert len(calls) == 9, calls  # 6 reads, 3 writes
+    # One read for the table and its seats, one for the players' preferences; the channel's
+    # table and what each message shows are known from before. Then the move's commit, the
+    # new turn notice (durably: a new message) and what the edited messages now show.
+    assert calls == [
+        "get_table_and_seats",
+        "commit_move",
+        "get_players_prefs",
+        "set_message_ref",
+        "mark_published",
+    ], calls
 
 
 async def test_a_table_message_that_is_gone_is_posted_again(world: World) -> None:

@@ -206,6 +206,8 @@ class StoredMessage:
     edit_count: int = 0
     deleted: bool = False
     nonce: str | None = None
+    #: (``time.monotonic()``, content) when posted and after each edit: what players saw when.
+    shown: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 import traceback
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -62,6 +63,8 @@ INTERACTION_APP_COMMAND, INTERACTION_COMPONENT, INTERACTION_AUTOCOMPLETE = 2, 3,
 CB_MESSAGE, CB_DEFERRED, CB_DEFERRED_UPDATE, CB_UPDATE = 4, 5, 6, 7
 CB_AUTOCOMPLETE, CB_MODAL = 8, 9
 SUBCOMMAND, SUBCOMMAND_GROUP, USER_OPTION = 1, 2, 6
+# Gateway intents (bits) that gate MESSAGE_* events.
+INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES = 1 << 9, 1 << 12
 
 
 class EmulatorHTTPError(Exception):
@@ -90,6 +93,10 @@ class RequestRecord:
     path: str
     status: int
     json: Any = None
+    #: ``time.monotonic()`` when the request arrived and when its answer was ready (benchmarks
+    #: measure what players see from these).
+    started: float = 0.0
+    finished: float = 0.0
 
 
 def _json_response(data: Any, status: int = 200) -> web.Response:
@@ -108,6 +115,8 @@ class _GatewayConnection:
         self.compress = compress
         self.seq = 0
         self.identified = False
+        #: The intents the session identified with: which events Discord would send it.
+        self.intents = 0
         self.session_id = secrets.token_hex(16)
         self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
         self._zstd: Any = None
@@ -271,6 +280,9 @@ class DiscordEmulator:
         #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
         #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls.
         self.request_hook: Callable[[str, str, str], None] | None = None
+        #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
+        #: call; a number of seconds answers 429 with that ``Retry-After`` (None lets it through).
+        self.rate_limit: Callable[[str, str], float | None] | None = None
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -732,6 +744,10 @@ class DiscordEmulator:
         needs_auth = path.startswith(API_PREFIX) and not path.startswith(
             (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/gateway")
         )
+        started = time.monotonic()
+        limited = self.rate_limit(request.method, path) if needs_auth and self.rate_limit else None
+        if limited is not None:
+            return self._too_many(request, path, limited, started)
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise EmulatorHTTPError(401, 0, "401: Unauthorized")
@@ -754,9 +770,36 @@ class DiscordEmulator:
             )
         if path.startswith(API_PREFIX):
             self.requests.append(
-                RequestRecord(request.method, path[len(API_PREFIX) :], response.status)
+                RequestRecord(
+                    request.method,
+                    path[len(API_PREFIX) :],
+                    response.status,
+                    started=started,
+                    finished=time.monotonic(),
+                )
             )
         return response
+
+    def _too_many(
+        self, request: web.Request, path: str, retry_after: float, started: float
+    ) -> web.Response:
+        """Discord's 429: JSON ``retry_after`` plus the ``Retry-After`` header; nothing applied."""
+        self.requests.append(
+            RequestRecord(
+                request.method, path[len(API_PREFIX) :], 429, started=started, finished=started
+            )
+        )
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+        return web.Response(
+            body=json.dumps(body).encode(),
+            status=429,
+            # discord.py treats a 429 without ``Via`` as a Cloudflare ban, as Discord's does not.
+            headers={
+                "Content-Type": "application/json",
+                "Retry-After": f"{retry_after:.3f}",
+                "Via": "1.1 google",
+            },
+        )
 
     def _add_routes(self, app: web.Application) -> None:
         p = API_PREFIX
@@ -1160,6 +1203,7 @@ class DiscordEmulator:
         )
         self._apply(message, payload, files)
         message.nonce = None if payload.get("nonce") is None else str(payload["nonce"])
+        message.shown.append((time.monotonic(), message.content))
         if message.ephemeral and interaction is None:
             message.flags &= ~FLAG_EPHEMERAL
         self.messages.setdefault(channel.id, []).append(message)
@@ -1175,6 +1219,7 @@ class DiscordEmulator:
         message.flags &= ~FLAG_LOADING
         message.edited_timestamp = now_iso()
         message.edit_count += 1
+        message.shown.append((time.monotonic(), message.content))
         self._notify()
         if not message.ephemeral:
             await self._dispatch_quiet("MESSAGE_UPDATE", message.payload(self.users))
@@ -1231,9 +1276,15 @@ class DiscordEmulator:
             message.attachments = kept
 
     async def _dispatch_quiet(self, event: str, data: dict[str, Any]) -> None:
-        """Mirror Discord's own MESSAGE_* gateway echoes, if a session is live."""
-        if self.dispatch_message_events and any(c.identified for c in self._connections):
-            await self.dispatch(event, data)
+        """Mirror Discord's own MESSAGE_* gateway echoes to the sessions whose intents ask for
+        them (GUILD_MESSAGES for a server's channels, DIRECT_MESSAGES for DMs)."""
+        if not self.dispatch_message_events:
+            return
+        wanted = INTENT_GUILD_MESSAGES if data.get("guild_id") else INTENT_DIRECT_MESSAGES
+        for conn in self._connections:
+            if conn.identified and conn.intents & wanted:
+                self.gateway_events.append((event, data))
+                await conn.send(OP_DISPATCH, data, event)
 
     # ------------------------------------------------------------------ gateway
 
@@ -1307,6 +1358,7 @@ class DiscordEmulator:
                 return
             self.identify_payloads.append(d)
             conn.identified = True
+            conn.intents = int(d.get("intents") or 0)
             ready = {
                 "v": 10,
                 "user": self.bot_user.payload(),

@@ -1,0 +1,320 @@
+"""Load benchmark: the real ``rummy-bot`` process, many tables of two humans, through the
+loopback Discord emulator (``tests/discord_emulator``), nothing mocked.
+
+Why: the cost of a move is spread over the engine, the store, the renderer, the event loop and
+Discord's rate limits; only the whole process shows it. Each table is opened, joined and started
+with slash commands, then its two players draw from the stock and discard a card (typed
+``/rummy draw`` / ``/rummy discard``), either as fast as the bot answers (``--pace 0``, the
+saturation point) or one move per table every ``--pace`` seconds.
+
+What it prints, over the measured window: moves/s, the bot process's CPU per move (from
+``/proc/<pid>/stat``), its RSS, the time until the move is acknowledged (the interaction's
+callback), until the mover's private reply shows the new hand, until the channel's table message
+shows the move, and until the mover's hand DM shows the hand at the end of their turn (p50/p99);
+then the REST calls per move, bot-token calls apart from interaction-token calls, by route.
+
+    .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20
+    .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.services.presenter import hand_lines
+from rummy_engine import Game, Phase
+from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
+from tests.discord_emulator.server import DiscordEmulator
+from tests.test_e2e_crash import REPO_ROOT, connected
+
+PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+SNOWFLAKE = re.compile(r"/\d{6,}")
+TOKEN = re.compile(r"/itk-[\w-]+")
+
+
+@dataclass
+class Seat:
+    """One table of the benchmark: its channel, its two players, its database id."""
+
+    channel: EmuChannel
+    users: tuple[EmuUser, EmuUser]
+    table_id: int = 0
+
+
+@dataclass
+class Move:
+    """One move as the benchmark saw it, with what the table and the DM must show after it."""
+
+    seat: Seat
+    mover: EmuUser
+    turn_ends: bool
+    sent: float
+    interaction_id: int
+    replied: float = 0.0
+    progress: tuple[int, int] = (0, 0)
+    hand: str = ""
+
+
+@dataclass
+class Run:
+    """What one measured window produced."""
+
+    moves: list[Move] = field(default_factory=list)
+    started: float = 0.0
+    ended: float = 0.0
+    cpu: float = 0.0
+
+
+def start_bot(emu: DiscordEmulator, db: Path, profile: Path | None) -> subprocess.Popen[bytes]:
+    """The real ``rummy-bot run`` against the emulator, under cProfile when asked."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(db.parent),
+        "PYTHONPATH": str(REPO_ROOT),
+        "DISCORD_TOKEN": emu.token,
+        "RUMMY_DATABASE": str(db),
+        "EMULATOR_HTTP": emu.http_base,
+        "EMULATOR_GATEWAY": emu.gateway_url,
+    }
+    profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
+    return subprocess.Popen(
+        [sys.executable, *profiler, "-m", "tests.discord_emulator.launch", "run"],
+        cwd=db.parent,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process, from /proc (fields 14 and 15, after the command name)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int, key: str = "VmRSS") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def stored_game(db: sqlite3.Connection, table_id: int) -> Game:
+    (snapshot,) = db.execute("SELECT snapshot FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return Game.from_json(json.loads(snapshot))
+
+
+def progress_of(game: Game) -> tuple[int, int]:
+    """A key that grows with every draw (stock - 1) and discard (pile + 1) within a round."""
+    return game.round_no, len(game.discard) - len(game.stock)
+
+
+def progress_shown(content: str) -> tuple[int, int] | None:
+    match = PILES.search(content)
+    if match is None:
+        return None
+    round_no, stock, discards = (int(g) for g in match.groups())
+    return round_no, discards - stock
+
+
+async def open_table(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> None:
+    alice, bob = seat.users
+    await (await emu.slash(alice, seat.channel, "rummy new", variant="r51")).followups(1, 60)
+    await (await emu.slash(bob, seat.channel, "rummy join")).followups(1, 60)
+    await (await emu.slash(alice, seat.channel, "rummy start")).followups(1, 60)
+    (seat.table_id,) = db.execute(
+        "SELECT id FROM tables WHERE channel_id = ?", (seat.channel.id,)
+    ).fetchone()
+
+
+async def one_move(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> Move | None:
+    """Draw from the stock, or discard the oldest card that is not a joker (not the one just
+    drawn: that hand would be a picture already drawn); wait for the private reply."""
+    game = stored_game(db, seat.table_id)
+    if game.phase not in (Phase.DRAW, Phase.PLAY):
+        return None
+    mover = seat.users[game.current]
+    sent = time.monotonic()
+    if game.phase is Phase.DRAW:
+        handle = await emu.slash(mover, seat.channel, "rummy draw", source="stock")
+    else:
+        card = next(c.text for c in game.hands[game.current] if c.text != "JK")
+        handle = await emu.slash(mover, seat.channel, "rummy discard", card=card)
+    move = Move(seat, mover, game.phase is Phase.PLAY, sent, handle.id)
+    await handle.followups(1, timeout=120)
+    move.replied = time.monotonic()
+    after = stored_game(db, seat.table_id)
+    move.progress = progress_of(after)
+    move.hand = hand_lines(after.hands[seat.users.index(mover)], "en")
+    return move
+
+
+async def drive(
+    emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection, pace: float, until: float, run: Run
+) -> None:
+    """One table's players: move after move, or one move every ``pace`` seconds."""
+    next_at = time.monotonic() + (pace * (seat.table_id % 97) / 97 if pace else 0)
+    while True:
+        if pace:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += pace
+        if time.monotonic() >= until:
+            return
+        move = await one_move(emu, seat, db)
+        if move is None:
+            return
+        run.moves.append(move)
+
+
+def first_shown(messages: Sequence[StoredMessage], after: float, wanted: str) -> float | None:
+    times = [at for m in messages for at, text in m.shown if at >= after and wanted in text]
+    return min(times, default=None)
+
+
+def table_shown(messages: Sequence[StoredMessage], move: Move) -> float | None:
+    times = [
+        at
+        for m in messages
+        for at, text in m.shown
+        if at >= move.sent and (shown := progress_shown(text)) is not None and shown >= move.progress
+    ]
+    return min(times, default=None)
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def route_of(path: str) -> str:
+    return TOKEN.sub("/{token}", SNOWFLAKE.sub("/{id}", path))
+
+
+def report(emu: DiscordEmulator, run: Run, pid: int, tables: int, pace: float) -> None:
+    moves = run.moves
+    n = len(moves)
+    span = run.ended - run.started
+    acks = {
+        int(r.path.split("/")[2]): r.finished
+        for r in emu.requests
+        if r.path.startswith("/interactions/") and r.path.endswith("/callback")
+    }
+    ack = [1000 * (acks[m.interaction_id] - m.sent) for m in moves if m.interaction_id in acks]
+    reply = [1000 * (m.replied - m.sent) for m in moves]
+    shown_table, shown_dm, missing = [], [], Counter[str]()
+    for m in moves:
+        public = [x for x in emu.channel_messages(m.seat.channel) if not x.ephemeral]
+        at = table_shown(public, m)
+        if at is None:
+            missing["table"] += 1
+        else:
+            shown_table.append(1000 * (at - m.sent))
+        if m.turn_ends:
+            at = first_shown(emu.dm_messages(m.mover), m.sent, m.hand)
+            if at is None:
+                missing["dm"] += 1
+            else:
+                shown_dm.append(1000 * (at - m.sent))
+    calls = Counter(
+        ("interaction" if r.path.startswith(INTERACTION_ROUTES) else "bot", r.method, route_of(r.path))
+        for r in emu.requests
+        if run.started <= r.started <= run.ended and not r.path.startswith("/gateway")
+    )
+    print(f"tables {tables}, pace {'saturation' if not pace else f'1 move / table / {pace:g} s'}")
+    print(f"moves {n} in {span:.1f} s: {n / span:.1f} moves/s")
+    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move; RSS {rss_mb(pid):.0f} MB")
+    print(f"ack p50/p99 {pct(ack, .5):.0f} / {pct(ack, .99):.0f} ms")
+    print(f"reply with the hand p50/p99 {pct(reply, .5):.0f} / {pct(reply, .99):.0f} ms")
+    print(
+        f"table shows the move p50/p99 {pct(shown_table, .5):.0f} / {pct(shown_table, .99):.0f} ms"
+    )
+    print(
+        f"hand DM at the end of the turn p50/p99 {pct(shown_dm, .5):.0f} / "
+        f"{pct(shown_dm, .99):.0f} ms"
+    )
+    if missing:
+        print(f"never shown before the end: {dict(missing)}")
+    for kind in ("bot", "interaction"):
+        total = sum(v for k, v in calls.items() if k[0] == kind)
+        print(f"{kind}-token REST calls per move: {total / max(n, 1):.2f}")
+        for (k, method, route), count in sorted(calls.items(), key=lambda kv: -kv[1]):
+            if k == kind:
+                print(f"    {count / max(n, 1):5.2f}  {method} {route}")
+
+
+async def bench(
+    tables: int, pace: float, seconds: float, settle: float, profile: Path | None
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "rummy.db"
+        async with emulated_discord() as emu:
+            guild_users: list[EmuUser] = []
+            seats: list[Seat] = []
+            for i in range(tables):
+                guild_users += [emu.add_user(f"a{i}"), emu.add_user(f"b{i}")]
+            guild = emu.add_guild("Load", members=guild_users)
+            for i in range(tables):
+                pair = (guild_users[2 * i], guild_users[2 * i + 1])
+                seats.append(Seat(emu.add_text_channel(guild, f"t{i}"), pair))
+            bot = start_bot(emu, db_path, profile)
+            try:
+                await connected(emu, 1)
+                db = sqlite3.connect(db_path)
+                gate = asyncio.Semaphore(16)
+
+                async def opened(seat: Seat) -> None:
+                    async with gate:
+                        await open_table(emu, seat, db)
+
+                t0 = time.monotonic()
+                await asyncio.gather(*(opened(s) for s in seats))
+                await asyncio.sleep(settle)
+                print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
+                run = Run(started=time.monotonic())
+                cpu0 = cpu_seconds(bot.pid)
+                until = run.started + seconds
+                await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
+                run.ended = time.monotonic()
+                run.cpu = cpu_seconds(bot.pid) - cpu0
+                await asyncio.sleep(settle)  # let the last messages catch up before reading
+                report(emu, run, bot.pid, tables, pace)
+                print(f"peak RSS {rss_mb(bot.pid, 'VmHWM'):.0f} MB")
+            finally:
+                bot.terminate()  # the emulator keeps answering while the bot shuts down
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    await asyncio.get_running_loop().run_in_executor(None, bot.wait, 30)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between a table's moves")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the window")
+    parser.add_argument("--settle", type=float, default=5.0, help="wait before reading results")
+    parser.add_argument("--profile", type=Path, help="write the bot's cProfile stats here")
+    args = parser.parse_args(argv)
+    asyncio.run(bench(args.tables, args.pace, args.seconds, args.settle, args.profile))
+
+
+if __name__ == "__main__":
+    main()

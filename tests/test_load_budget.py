@@ -1,0 +1,215 @@
+"""What a move costs, counted through the loopback emulator with the real bot (no timing): the
+bot-token REST calls of each move, by route; that a 429 storm delays the table but merges what
+piled up instead of replaying every move; that each picture is drawn once per version.
+
+Why counts and not times: Discord allows a bot token 50 requests per second across every
+server, so the calls per move bound how many tables a bot can serve; interaction-token calls
+(the answer to the mover) are not bound by that limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.app import RummyBot
+from bot.render import HandScene, Renderer, TableScene
+from bot.ui.messages import Pictures
+from rummy_engine import Phase
+from tests.discord.conftest import make_bot
+from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
+from tests.discord_emulator.server import DiscordEmulator
+
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+
+
+@dataclass
+class Table:
+    emu: DiscordEmulator
+    bot: RummyBot
+    channel: EmuChannel
+    users: tuple[EmuUser, EmuUser]
+    table_id: int
+
+    async def move(self) -> tuple[str, EmuUser]:
+        """The player to act draws from the stock, or discards the first card they were dealt
+        (not the one just drawn, whose hand would be a picture already drawn)."""
+        game = (await self.bot.tables.load(self.table_id)).require_game()
+        mover = self.users[game.current]
+        if game.phase is Phase.DRAW:
+            handle = await self.emu.slash(mover, self.channel, "rummy draw", source="stock")
+            kind = "draw"
+        else:
+            card = next(c.text for c in game.hands[game.current] if c.text != "JK")
+            handle = await self.emu.slash(mover, self.channel, "rummy discard", card=card)
+            kind = "discard"
+        (reply,) = await handle.followups(1)
+        assert reply.flags & 64, "the mover's answer is private"
+        return kind, mover
+
+    def table_message(self) -> StoredMessage:
+        (message,) = [m for m in self.emu.public_messages() if m.components]
+        return message
+
+
+async def quiet(emu: DiscordEmulator, for_s: float = 0.3, timeout: float = 15.0) -> None:
+    """Wait until the bot has made no REST call for ``for_s`` seconds."""
+    deadline = time.monotonic() + timeout
+    seen = -1
+    while len(emu.requests) != seen:
+        assert time.monotonic() < deadline, "the bot never went quiet"
+        seen = len(emu.requests)
+        await asyncio.sleep(for_s)
+
+
+def bot_calls(emu: DiscordEmulator, since: int) -> list[str]:
+    """Bot-token REST calls after the ``since``-th request, as "METHOD what" with ids named."""
+    return [
+        f"{r.method} {r.path.split('/')[1]}/{r.path.split('/')[3] if '/messages' in r.path else ''}"
+        for r in emu.requests[since:]
+        if not r.path.startswith(INTERACTION_ROUTES) and not r.path.startswith("/gateway")
+    ]
+
+
+@asynccontextmanager
+async def two_player_table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with emulated_discord() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        guild = emu.add_guild("Rummy Club", members=[alice, bob])
+        channel = emu.add_text_channel(guild, "rummy")
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+            await (await emu.slash(bob, channel, "rummy join")).followups(1)
+            await (await emu.slash(alice, channel, "rummy start")).followups(1)
+            await quiet(emu)
+            found = await bot.tables.in_channel(guild.id, channel.id)
+            assert found is not None
+            table = Table(emu, bot, channel, (alice, bob), found.id)
+            if found.require_game().phase is Phase.PLAY:
+                await table.move()  # Rummy 51: the first player holds 14 cards and discards
+                await quiet(emu)
+            yield table
+
+
+async def test_a_turn_costs_one_table_edit_per_move_and_the_dms_at_its_end(
+    tmp_path: Path,
+) -> None:
+    async with two_player_table(tmp_path) as table:
+        emu = table.emu
+        for _ in range(2):  # two full turns: draw then discard, each player once
+            since = len(emu.requests)
+            kind, mover = await table.move()
+            await quiet(emu)
+            assert kind == "draw"
+            # The table shows the draw; the mover's DM waits for the end of the turn.
+            assert bot_calls(emu, since) == ["PATCH channels/messages"], emu.requests[since:]
+            dm = emu.dm_messages(mover)[-1]
+            picture = dm.attachments[0].id
+            since = len(emu.requests)
+            kind, mover = await table.move()
+            await quiet(emu)
+            assert kind == "discard"
+            calls = Counter(bot_calls(emu, since))
+            # The table, the turn notice moved to the next player, both hand DMs.
+            assert calls == {
+                "PATCH channels/messages": 3,
+                "DELETE channels/messages": 1,
+                "POST channels/messages": 1,
+            }, emu.requests[since:]
+            assert emu.get_message(dm.channel_id, dm.id).attachments[0].id != picture
+            assert sum(calls.values()) <= 5
+
+
+async def test_a_picture_is_drawn_once_per_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with two_player_table(tmp_path) as table:
+        drawn: list[str] = []
+        render = Renderer.render
+
+        def counted(self: Renderer, scene: HandScene | TableScene) -> bytes:
+            drawn.append(type(scene).__name__)
+            return render(self, scene)
+
+        monkeypatch.setattr(Renderer, "render", counted)
+        for _ in range(4):
+            await table.move()
+            await quiet(table.emu)
+            # The mover's hand once (their reply, and their DM at the end of the turn, share
+            # it), the table once; the other player's DM keeps its picture.
+            assert sorted(drawn) == ["HandScene", "TableScene"], drawn
+            drawn.clear()
+
+
+async def test_a_429_storm_merges_the_pending_table_edits(tmp_path: Path) -> None:
+    async with two_player_table(tmp_path) as table:
+        emu = table.emu
+        message = table.table_message()
+        path = f"/channels/{message.channel_id}/messages/{message.id}"
+        storm_until = time.monotonic() + 1.5
+        limited: list[float] = []
+
+        def rate_limit(method: str, route: str) -> float | None:
+            if method == "PATCH" and route.endswith(path) and time.monotonic() < storm_until:
+                limited.append(time.monotonic())
+                return 0.4
+            return None
+
+        emu.rate_limit = rate_limit
+        since = len(emu.requests)
+        for _ in range(4):
+            await table.move()
+        game = (await table.bot.tables.load(table.table_id)).require_game()
+        newest = f"Stock: {len(game.stock)} · discard: {game.discard[-1].pretty}"
+        await emu.wait_until(
+            lambda: newest in emu.get_message(message.channel_id, message.id).content,
+            what="the table showing the newest state",
+            timeout=20,
+        )
+        await quiet(emu)
+        edits = [
+            r for r in emu.requests[since:] if r.method == "PATCH" and r.path.endswith(path)
+        ]
+        applied = [r for r in edits if r.status == 200]
+        assert limited, "the storm was felt"
+        # Four moves, but what piled up during the storm went out as one edit.
+        assert len(applied) < 4, [(r.status, r.started) for r in edits]
+        gaps = [b - a for a, b in itertools.pairwise(limited)]
+        assert all(gap >= 0.35 for gap in gaps), f"retried before Retry-After: {gaps}"
+
+
+async def test_pictures_share_one_drawing_and_forget_failures() -> None:
+    pictures = Pictures(kept=2)
+    calls: list[str] = []
+
+    async def paint() -> bytes:
+        calls.append("paint")
+        await asyncio.sleep(0.01)
+        return b"png"
+
+    assert await asyncio.gather(pictures.png("a", paint), pictures.png("a", paint)) == [
+        b"png",
+        b"png",
+    ]
+    assert calls == ["paint"]
+
+    async def broken() -> bytes:
+        raise OSError("disk")
+
+    with pytest.raises(OSError):
+        await pictures.png("b", broken)
+    assert await pictures.png("b", paint) == b"png"
+    assert calls == ["paint", "paint"]
+    await pictures.png("c", paint)
+    await pictures.png("a", paint)  # pushed out by b and c: drawn again
+    assert len(calls) == 4
