@@ -18,6 +18,7 @@ from rummy_engine import (
     action_to_json,
 )
 from rummy_engine.ai import Strength
+from rummy_engine.replay import replay
 from rummy_engine.strategy import choose_action
 from tests.discord.conftest import CARD_TOKEN, World, play_step
 
@@ -96,7 +97,7 @@ async def strengths_reached_the_game(world: World) -> None:
     would catch a strength lost on the way)."""
     table = await world.table()
     moves = await world.bot.store.list_moves(table.id)
-    game = Game.replay(json.loads(moves[0].action_json)["genesis"], [])
+    game = replay(json.loads(moves[0].action_json)["genesis"], [])
     computer_moves = told_apart = 0
     for move in moves[1:]:
         data = json.loads(move.action_json)
