@@ -24,6 +24,7 @@ from bot.services.refusal import Refusal
 from bot.services.seating import Mode
 from bot.storage import NewTable, SeatRecord, StaleVersion, Store, TableClosed, TableRecord
 from bot.storage.base import utc_now
+from bot.text import normalise
 from rummy_engine import (
     Action,
     Deal,
@@ -41,6 +42,9 @@ from rummy_engine import (
 from rummy_engine.strategy import choose_action
 
 log = logging.getLogger(__name__)
+
+#: The guild setting holding a server's preferred language (Discord's guild_locale, normalised).
+GUILD_LOCALE = "locale"
 
 
 @dataclass(frozen=True)
@@ -185,8 +189,13 @@ class TableService:
         options: dict[str, Any] | None = None,
         *,
         host_name: str | None = None,
+        locale: str | None = None,
     ) -> Table:
-        """Open a lobby in a channel, with the host seated."""
+        """Open a lobby in a channel, with the host seated.
+
+        ``locale`` fixes the language of the table's public messages; ``None`` lets the table
+        follow its server's preferred language (see :meth:`public_locale`).
+        """
         async with self.gate:
             existing = await self.in_channel(guild_id, channel_id)
             if existing is not None:
@@ -210,6 +219,7 @@ class TableService:
                     mode=table_mode.value,
                     options_json=json.dumps(chosen.changed(), sort_keys=True),
                     seed=self._seed_source(),
+                    locale=None if locale is None else normalise(locale),
                 )
             )
             seats = seating.join(
@@ -299,6 +309,29 @@ class TableService:
             )
 
         return await self._lobby_change(table_id, change)
+
+    async def set_language(self, table_id: int, by: int, locale: str) -> Table:
+        """Choose the language of the table's public messages (host only, lobby only)."""
+
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            await self.store.set_table_locale(table_id, normalise(locale))
+
+        return await self._lobby_change(table_id, change)
+
+    async def remember_server_locale(self, guild_id: int, locale: str) -> None:
+        """Keep a server's preferred language (Discord sends it with each interaction)."""
+        language = normalise(locale)
+        if await self.store.get_guild_setting(guild_id, GUILD_LOCALE) != language:
+            await self.store.set_guild_setting(guild_id, GUILD_LOCALE, language)
+
+    async def public_locale(self, table: Table) -> str:
+        """The language of a table's public messages, summaries and pictures: the table's own
+        choice, else its server's preferred language, else English."""
+        if table.record.locale:
+            return normalise(table.record.locale)
+        stored = await self.store.get_guild_setting(table.record.guild_id, GUILD_LOCALE)
+        return normalise(stored)
 
     async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
         """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""

@@ -237,6 +237,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE message_refs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration(
+        6,
+        "the language of a table's public messages and pictures",
+        (
+            # NULL: the table follows its server's preferred language (a guild setting); a
+            # value ('en', 'fr') is the host's choice in /rummy new or the lobby's settings.
+            "ALTER TABLE tables ADD COLUMN locale TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

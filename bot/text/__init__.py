@@ -67,7 +67,7 @@ def load_translation(path: Path) -> Translation:
         if not key or message.fuzzy:
             continue
         if message.pluralizable:
-            forms = tuple(str(s) for s in message.string)
+            forms = tuple(str(s) for s in message.string or ())
             if all(forms):
                 plural[key] = forms
         elif message.string:
@@ -154,3 +154,21 @@ def t(key: str, locale: str = DEFAULT_LOCALE, **params: object) -> str:
     if isinstance(variant, str) and template(f"variant.{variant}", locale):
         params = {**params, "variant": t(f"variant.{variant}", locale)}
     return text.format(**params)
+
+
+def option_value_key(option: str, value: str) -> str | None:
+    """The catalogue key naming ``value`` of table option ``option``, if it has a name.
+
+    Specific names (``option.ace_mode.low_only``) come first, then the shared ones
+    (``option.on``, ``option.unlimited``); numbers have none and read the same everywhere.
+    """
+    for key in (f"option.{option}.{value}", f"option.{value}"):
+        if key in ENGLISH:
+            return key
+    return None
+
+
+def option_value(option: str, value: str, locale: str = DEFAULT_LOCALE) -> str:
+    """How ``value`` of table option ``option`` reads in ``locale``."""
+    key = option_value_key(option, value)
+    return value if key is None else t(key, locale)

@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with args.output.open("wb") as handle:
         write_po(handle, template_catalog(), width=100, omit_header=False)
-    print(args.output)  # noqa: T201 - the script's one line of output
+    print(args.output)
     return 0
 
 

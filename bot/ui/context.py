@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import discord
 
 from bot.services.autoplay import Autoplay
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
 from bot.storage import Store
+from bot.text import normalise
 from bot.ui.reconciler import Reconciler
 
 
@@ -21,6 +24,14 @@ class UiContext:
     reconciler: Reconciler
     autoplay: Autoplay
     locale: str = "en"
+
+    async def remember_player(self, interaction: discord.Interaction) -> None:
+        """Keep the player's language for the messages the bot sends them unasked (their hand
+        DMs): Discord only tells it when they interact, so every command and click records it."""
+        language = normalise(interaction.locale.value)
+        prefs = await self.store.get_player_prefs(interaction.user.id)
+        if prefs.locale != language:
+            await self.store.set_player_prefs(replace(prefs, locale=language))
 
     async def committed(self, change: Played | Table, actor_id: int | None) -> None:
         """After a commit: bring the table's messages up to date, arm what comes next."""
