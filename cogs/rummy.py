@@ -57,11 +57,6 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         self.ui, self.lobby, self.play_ = ui, lobby, play
         self.suggest = Suggestions(ui.tables)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        """Every command first records the player's language (for their hand DMs)."""
-        await self.ui.remember_player(interaction)
-        return True
-
     # -- tables ---------------------------------------------------------------------------------
 
     @app_commands.command(name="new", description=text("command.new"))

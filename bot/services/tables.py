@@ -193,8 +193,8 @@ class TableService:
     ) -> Table:
         """Open a lobby in a channel, with the host seated.
 
-        ``locale`` fixes the language of the table's public messages; ``None`` lets the table
-        follow its server's preferred language (see :meth:`public_locale`).
+        ``locale`` is the language of the table's public messages; ``None`` takes the server's
+        preferred language as it is now (see :meth:`public_locale`).
         """
         async with self.gate:
             existing = await self.in_channel(guild_id, channel_id)
@@ -219,7 +219,7 @@ class TableService:
                     mode=table_mode.value,
                     options_json=json.dumps(chosen.changed(), sort_keys=True),
                     seed=self._seed_source(),
-                    locale=None if locale is None else normalise(locale),
+                    locale=normalise(locale or await self._server_locale(guild_id)),
                 )
             )
             seats = seating.join(
@@ -325,13 +325,18 @@ class TableService:
         if await self.store.get_guild_setting(guild_id, GUILD_LOCALE) != language:
             await self.store.set_guild_setting(guild_id, GUILD_LOCALE, language)
 
+    async def _server_locale(self, guild_id: int) -> str | None:
+        return await self.store.get_guild_setting(guild_id, GUILD_LOCALE)
+
     async def public_locale(self, table: Table) -> str:
-        """The language of a table's public messages, summaries and pictures: the table's own
-        choice, else its server's preferred language, else English."""
+        """The language of a table's public messages, summaries and pictures.
+
+        A table opened since migration 6 carries it: the host's choice, else the server's
+        preferred language when it was opened (so publishing reads nothing more). Older tables
+        follow the server's language as it is now."""
         if table.record.locale:
             return normalise(table.record.locale)
-        stored = await self.store.get_guild_setting(table.record.guild_id, GUILD_LOCALE)
-        return normalise(stored)
+        return normalise(await self._server_locale(table.record.guild_id))
 
     async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
         """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""

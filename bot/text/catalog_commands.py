@@ -100,4 +100,6 @@ COMMANDS_EN: dict[str, str] = {
     # table language, in the lobby's settings
     "option.language": "Language",
     "lobby.language_set": "Language of this table: {language}.",
+    "lobby.option_item": "{option}: {value}",
+    "lobby.team_line": "{team}: {players}",
 }

@@ -27,7 +27,9 @@ class UiContext:
 
     async def remember_player(self, interaction: discord.Interaction) -> None:
         """Keep the player's language for the messages the bot sends them unasked (their hand
-        DMs): Discord only tells it when they interact, so every command and click records it."""
+        DMs). Discord only tells it when they interact; the lobby actions, start, the hand and
+        the display preferences record it (a player always joins before any DM), while moves do
+        not, so a move costs no extra database call."""
         language = normalise(interaction.locale.value)
         prefs = await self.store.get_player_prefs(interaction.user.id)
         if prefs.locale != language:

@@ -48,6 +48,7 @@ class LobbyHandlers:
         """Open a table; the server's preferred language is remembered for its public messages
         unless the host chose one (``locale``)."""
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             raise discord.app_commands.NoPrivateMessage()
         if interaction.guild_locale is not None:
@@ -78,6 +79,7 @@ class LobbyHandlers:
     ) -> None:
         """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         tid = await self._table_id(interaction, table_id)
         user, locale = interaction.user, locale_of(interaction)
         tables = self.ui.tables
@@ -121,6 +123,7 @@ class LobbyHandlers:
 
     async def start(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         tid = await self._table_id(interaction, table_id)
         played = await self.ui.tables.start(tid, interaction.user.id)
         await reply(interaction, t("lobby.started", locale_of(interaction)))

@@ -27,7 +27,6 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
         tid, action = click.table_id, click.action
-        await lobby.ui.remember_player(interaction)
         if action in SEATING:
             await lobby.seat(interaction, tid, action)
         elif action is Action.START:
