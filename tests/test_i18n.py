@@ -121,6 +121,9 @@ def test_locales_and_fallbacks() -> None:
     assert t("opening.below_threshold", "fr", variant="r51", needed=51, value=40).startswith(
         "Au Rami 51"
     )
+    # words passed as parameters are named in the reader's language too
+    assert "en bas de ce Suivi" in t("meld.run_cannot_extend_at", "fr", cards="5♥", end="low")
+    assert "at the low end" in t("meld.run_cannot_extend_at", "en", cards="5♥", end="low")
     assert option_value("ace_mode", "low_only", "fr") == "en bas seulement"
     assert option_value("basic_rounds", "3", "fr") == "3"
 

@@ -92,7 +92,7 @@ def parse_lay(seat: int, text: str) -> Lay:
 
 def _one(chosen: Sequence[Face], what: str) -> Face:
     if len(chosen) != 1:
-        raise Refusal("hand.one_card", what=what)
+        raise Refusal(f"hand.one_card.{what}")  # one sentence per action: "what" is not a word
     return chosen[0]
 
 

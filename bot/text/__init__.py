@@ -153,6 +153,14 @@ def t(key: str, locale: str = DEFAULT_LOCALE, **params: object) -> str:
     variant = params.get("variant")
     if isinstance(variant, str) and template(f"variant.{variant}", locale):
         params = {**params, "variant": t(f"variant.{variant}", locale)}
+    # a word given as a parameter (the engine's "low"/"high") is shown by its catalogue name
+    words = {
+        name: template(f"param.{name}.{value}", locale)
+        for name, value in params.items()
+        if isinstance(value, str) and f"param.{name}.{value}" in ENGLISH
+    }
+    if words:
+        params = {**params, **words}
     return text.format(**params)
 
 
