@@ -27,6 +27,7 @@ from bot.services.stats import StatsService
 from bot.services.tables import Table, TableService
 from bot.storage import Store, TableRecord
 from bot.ui import errors
+from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.reconciler import Reconciler
 
@@ -161,6 +162,9 @@ class RummyBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects."""
         await self.store.open()
+        # Before the cogs and the sync: the command tree Discord receives (and its hash) carries
+        # every language of the catalogue.
+        await self.tree.set_translator(CatalogueTranslator())
         for name in self.extension_names:
             await self.load_extension(name)
             log.info("Loaded extension %s", name)

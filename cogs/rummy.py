@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import moves
-from bot.text import t
+from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
 from bot.ui.autocomplete import Suggestions
+from bot.ui.commands import choice, describe_all, plain, text
 from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
@@ -24,29 +25,35 @@ from rummy_engine import End, Variant, option_spec
 from rummy_engine.ai import Strength
 
 
-def _choices(*pairs: tuple[str, str]) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=name, value=value) for name, value in pairs]
+def _choices(group: str, *values: str) -> list[app_commands.Choice[str]]:
+    return [choice(f"{group}.{value}", value) for value in values]
 
 
 def _option_choices(key: str) -> list[app_commands.Choice[str]]:
-    """A table option's values, from the engine's description of it."""
-    return _choices(*((v, v) for v in option_spec(key).choices))
+    """A table option's values, from the engine's description of it, named by the catalogue."""
+    found: list[app_commands.Choice[str]] = []
+    for value in option_spec(key).choices:
+        name = option_value_key(key, value)
+        found.append(plain(value, value) if name is None else choice(name, value))
+    return found
 
 
-VARIANTS = _choices(*((t(f"variant.{v.value}"), v.value) for v in Variant))
-MODES = _choices(
-    ("1v1", "1v1"), ("2v2 (partners opposite)", "2v2"), ("2–6 players (Basic rummy)", "basic")
-)
-SORTS = _choices(("by suit and rank", "suit"), ("by the melds it holds", "melds"))
-COMPUTER_ACTIONS = _choices(("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value))
-TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
-STRENGTHS = _choices(*((s.value, s.value) for s in Strength))
-ENDS = _choices(("low end", End.LOW.value), ("high end", End.HIGH.value))
-SOURCES = _choices(("stock", "stock"), ("discard pile", "discard"))
+VARIANTS = _choices("variant", *(v.value for v in Variant))
+MODES = _choices("choice.mode", "1v1", "2v2", "basic")
+SORTS = _choices("choice.sort", "suit", "melds")
+COMPUTER_ACTIONS: list[app_commands.Choice[str]] = [
+    choice("choice.computer.add", Action.ADD_COMPUTER.value),
+    choice("choice.computer.remove", Action.REMOVE_COMPUTER.value),
+]
+TEAMS: list[app_commands.Choice[int]] = [choice("choice.team.0", 0), choice("choice.team.1", 1)]
+SOURCES = _choices("choice.source", "stock", "discard")
+LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
+STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
+ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
 NEW_OPTIONS = ("ace_mode", "discard_take", "bar_in_1v1", "max_jokers_per_meld", "basic_rounds")
 
 
-class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play rummy at this table"):
+class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("command.rummy")):
     """Every ``/rummy`` command."""
 
     def __init__(self, ui: UiContext, lobby: LobbyHandlers, play: PlayHandlers) -> None:
@@ -55,15 +62,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
 
     # -- tables ---------------------------------------------------------------------------------
 
-    @app_commands.command(name="new", description="Open a rummy table in this channel")
+    @app_commands.command(name="new", description=text("command.new"))
     @app_commands.describe(
-        variant="Which rummy",
-        mode="1v1 or 2v2 (Basic rummy seats 2–6 players)",
-        ace_mode="Where the Ace goes in runs (Atlas)",
-        discard_take="Taking the top discard (Rummy 51/71)",
-        bar_in_1v1="The +1 bar in 1v1 (Rummy 51/71)",
-        max_jokers_per_meld="Jokers allowed in one meld (Atlas)",
-        basic_rounds="Rounds to play (Basic rummy)",
+        **{
+            name: text(f"command.new.{name}")
+            for name in ("variant", "mode", *NEW_OPTIONS, "language")
+        }
     )
     @app_commands.choices(
         variant=VARIANTS,
@@ -73,6 +77,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         bar_in_1v1=_option_choices("bar_in_1v1"),
         max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
         basic_rounds=_option_choices("basic_rounds"),
+        language=LANGUAGES,
     )
     async def new(
         self,
@@ -84,47 +89,47 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         bar_in_1v1: app_commands.Choice[str] | None = None,
         max_jokers_per_meld: app_commands.Choice[str] | None = None,
         basic_rounds: app_commands.Choice[str] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds)
         options: dict[str, object] = {
             key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
         }
         await self.lobby.new_table(
-            interaction, Variant(variant.value), mode.value if mode else "1v1", options
+            interaction,
+            Variant(variant.value),
+            mode.value if mode else "1v1",
+            options,
+            locale=language.value if language else None,
         )
 
-    @app_commands.command(name="join", description="Sit down at this channel's table")
+    @app_commands.command(name="join", description=text("command.join"))
+    @describe_all("join", "team")
     @app_commands.choices(team=TEAMS)
     async def join(
         self, interaction: discord.Interaction, team: app_commands.Choice[int] | None = None
     ) -> None:
         await self.lobby.seat(interaction, None, Action.JOIN, team=team.value if team else None)
 
-    @app_commands.command(
-        name="leave", description="Leave the lobby, or leave a running game (a forfeit)"
-    )
+    @app_commands.command(name="leave", description=text("command.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self.lobby.seat(interaction, None, Action.LEAVE)
 
-    @app_commands.command(name="start", description="Deal the first round (host)")
+    @app_commands.command(name="start", description=text("command.start"))
     async def start(self, interaction: discord.Interaction) -> None:
         await self.lobby.start(interaction, None)
 
-    @app_commands.command(
-        name="cancel",
-        description="Close this channel's table without a result (host or Manage Server)",
-    )
+    @app_commands.command(name="cancel", description=text("command.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self.lobby.seat(interaction, None, Action.CANCEL)
 
-    @app_commands.command(name="kick", description="Remove a player from the lobby (host)")
+    @app_commands.command(name="kick", description=text("command.kick"))
+    @describe_all("kick", "player")
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
         await self.lobby.kick(interaction, player)
 
-    @app_commands.command(
-        name="computer", description="Add or remove a computer player in the lobby (host)"
-    )
-    @app_commands.describe(strength="How well an added computer plays (normal if not given)")
+    @app_commands.command(name="computer", description=text("command.computer"))
+    @describe_all("computer", "action", "team", "strength")
     @app_commands.choices(action=COMPUTER_ACTIONS, team=TEAMS, strength=STRENGTHS)
     async def computer(
         self,
@@ -143,11 +148,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
 
     # -- playing --------------------------------------------------------------------------------
 
-    @app_commands.command(name="hand", description="See your hand (only you)")
+    @app_commands.command(name="hand", description=text("command.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.play_.show_hand(interaction, None)
 
-    @app_commands.command(name="draw", description="Draw from the stock or take the top discard")
+    @app_commands.command(name="draw", description=text("command.draw"))
+    @describe_all("draw", "source")
     @app_commands.choices(source=SOURCES)
     async def draw(
         self, interaction: discord.Interaction, source: app_commands.Choice[str] | None = None
@@ -155,21 +161,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         build = moves.typed("draw", source=source.value if source else "stock")
         await self.play_.play(interaction, None, build)
 
-    @app_commands.command(
-        name="lay", description='Lay melds, e.g. "7h 8h 9h | Qs Qd Qc" ("| +3 10h" adds to meld 3)'
-    )
-    @app_commands.describe(
-        melds="Cards of each meld separated by |; JK for a joker in its place; +N cards adds to meld N"
-    )
+    @app_commands.command(name="lay", description=text("command.lay"))
+    @app_commands.describe(melds=text("command.lay.melds"))
     async def lay(self, interaction: discord.Interaction, melds: str) -> None:
         await self.play_.play(interaction, None, moves.typed("lay", melds=melds))
 
-    @app_commands.command(name="add", description="Add cards to a meld on the table")
-    @app_commands.describe(
-        meld="The meld's number (see the table)",
-        cards="Cards to add, e.g. 10h",
-        end="Where a joker goes when it could go either end of a run",
-    )
+    @app_commands.command(name="add", description=text("command.add"))
+    @describe_all("add", "meld", "cards", "end")
     @app_commands.choices(end=ENDS)
     async def add(
         self,
@@ -181,35 +179,28 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         build = moves.typed("add", meld=meld, cards=cards, end=end.value if end else None)
         await self.play_.play(interaction, None, build)
 
-    @app_commands.command(
-        name="swap", description="Give the card a joker stands for and take the joker"
-    )
+    @app_commands.command(name="swap", description=text("command.swap"))
+    @describe_all("swap", "meld", "card")
     async def swap(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], card: str
     ) -> None:
         await self.play_.play(interaction, None, moves.typed("swap", meld=meld, card=card))
 
-    @app_commands.command(name="discard", description="Discard a card and end your turn")
+    @app_commands.command(name="discard", description=text("command.discard"))
+    @describe_all("discard", "card")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         await self.play_.play(interaction, None, moves.typed("discard", card=card))
 
-    @app_commands.command(
-        name="undo", description="Put back the discard you took and draw from the stock"
-    )
+    @app_commands.command(name="undo", description=text("command.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.play_.play(interaction, None, moves.typed("undo"))
 
-    @app_commands.command(name="hint", description="A private suggestion for your turn")
+    @app_commands.command(name="hint", description=text("command.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:
         await self.play_.hint(interaction)
 
-    @app_commands.command(
-        name="count", description="Score calculator: opening value and penalty of some cards"
-    )
-    @app_commands.describe(
-        cards='Melds as in /rummy lay, e.g. "10s Js Qs | 5h 5d 5c | As"',
-        variant="Whose scoring (this table's, or Rummy 51)",
-    )
+    @app_commands.command(name="count", description=text("command.count"))
+    @describe_all("count", "cards", "variant")
     @app_commands.choices(variant=VARIANTS)
     async def count(
         self,
@@ -219,32 +210,25 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
     ) -> None:
         await self.play_.count(interaction, cards, variant.value if variant else None)
 
-    @app_commands.command(
-        name="table", description="Post the table again at the bottom of the channel"
-    )
+    @app_commands.command(name="table", description=text("command.table"))
     async def table(self, interaction: discord.Interaction) -> None:
         await self.play_.repost(interaction)
 
-    @app_commands.command(
-        name="score", description="Scores and round results of this channel's game"
-    )
+    @app_commands.command(name="score", description=text("command.score"))
     async def score(self, interaction: discord.Interaction) -> None:
         await self.play_.score(interaction)
 
-    @app_commands.command(
-        name="rules", description="The rules of a variant and of this table's options"
-    )
+    @app_commands.command(name="rules", description=text("command.rules"))
+    @describe_all("rules", "variant")
     @app_commands.choices(variant=VARIANTS)
     async def rules(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
         await self.play_.rules(interaction, variant.value if variant else None)
 
-    @app_commands.command(
-        name="prefs", description="Your display settings: four-colour deck, hand order"
-    )
+    @app_commands.command(name="prefs", description=text("command.prefs"))
     @app_commands.describe(
-        four_colour="♦ blue and ♣ green, for colour-blind players", sort="Order of your hand"
+        four_colour=text("command.prefs.four_colour"), sort=text("command.prefs.sort")
     )
     @app_commands.choices(sort=SORTS)
     async def prefs(
@@ -259,9 +243,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
 
     # -- leaderboards -----------------------------------------------------------------------------
 
-    @app_commands.command(
-        name="leaderboard", description="The best players, by rating, wins or win rate"
-    )
+    @app_commands.command(name="leaderboard", description=text("command.leaderboard"))
+    @describe_all("leaderboard", "variant", "scope", "sort")
     @app_commands.choices(
         variant=boards.VARIANT_CHOICES,
         scope=boards.SCOPE_CHOICES,
@@ -282,7 +265,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
             sort=sort.value if sort else "rating",
         )
 
-    @app_commands.command(name="stats", description="A player's games, wins, rating and records")
+    @app_commands.command(name="stats", description=text("command.stats"))
+    @describe_all("stats", "player", "scope")
     @app_commands.choices(scope=boards.SCOPE_CHOICES)
     async def stats(
         self,

@@ -36,16 +36,59 @@ from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
 from bot.render.layout import layout_hand, order_hand, row_breaks
 from bot.render.renderer import Scene
-from bot.render.scene import TABLE_LABELS
+from bot.render.scene import (
+    HAND_LABELS,
+    ROUND_END_LABELS,
+    TABLE_LABELS,
+    RoundEndScene,
+    labels_from,
+)
 from bot.render.table import TIERS, _choose_tier
 from bot.render.theme import BLUE, FELT, GOLD, GREEN, HAND, RED
+from bot.text import t
 from rummy_engine.cards import Card, Suit
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("RUMMY_UPDATE_GOLDEN") == "1"
 PHONE_WIDTH = 400  # CSS px Discord gives an image on a phone in portrait
 
+def _french(key: str) -> str:
+    """A picture label's template in French, as the presenter asks for it."""
+    return t(key, "fr")
+
+
+def table_5_fr() -> TableScene:
+    """The 5-meld table of a French table: every word from the French catalogue (the title is
+    the variant alone, as in the English example, so the two pictures compare)."""
+    return dataclasses.replace(
+        examples.table(5),
+        title=t("variant.r51", "fr"),
+        labels=labels_from(TABLE_LABELS, _french),
+    )
+
+
+def hand_15_fr() -> HandScene:
+    return dataclasses.replace(
+        examples.hand_15(),
+        title=t("hand.image_title", "fr", table=12, count=15),
+        labels=labels_from(HAND_LABELS, _french),
+    )
+
+
+def round_end_fr() -> RoundEndScene:
+    title = t("table.title", "fr", variant="r51", mode=t("mode.2v2", "fr"), table=12)
+    return dataclasses.replace(
+        examples.round_end(),
+        title=t("round.image_title", "fr", round=3, title=title),
+        note=t("round.won.rami_sec", "fr", player="Dan", round=3),
+        labels=labels_from(ROUND_END_LABELS, _french),
+    )
+
+
 GOLDEN_SCENES: dict[str, Callable[[], Scene]] = {
+    "table_5_fr": table_5_fr,
+    "hand_15_fr": hand_15_fr,
+    "round_end_fr": round_end_fr,
     "hand_15": examples.hand_15,
     "hand_15_four_colour": lambda: examples.hand_15(four_colour=True),
     "hand_by_melds": examples.hand_by_melds,

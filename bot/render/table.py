@@ -258,10 +258,12 @@ def _draw_piles(
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
         )
-    stock = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
+    stock_text = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
+    stock = fit(font, stock_text, size.width + 30)
+    stock_right = x + size.width // 2 + 2 + font.getlength(stock) / 2
     draw.text(
         (x + size.width // 2 + 2, y + size.height + 20),
-        fit(font, stock, size.width + 30),
+        stock,
         font=font,
         fill=TEXT,
         anchor="mm",
@@ -280,17 +282,25 @@ def _draw_piles(
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
         )
-    discard = label(scene.labels, TABLE_LABELS, "discard", n=scene.discard_count)
-    draw.text(
-        (x + size.width // 2 + 2, y + size.height + 20),
-        fit(font, discard, size.width + 30),
-        font=font,
-        fill=TEXT,
-        anchor="mm",
+    # Centred under its card; a longer label ("Défausse 104") may use the free space on the
+    # right, up to the seats, so it is shifted rather than cut whenever it fits.
+    left_limit, right_limit = stock_right + PILE_LABEL_GAP, SEATS_X - PILE_LABEL_GAP
+    discard = fit(
+        font,
+        label(scene.labels, TABLE_LABELS, "discard", n=scene.discard_count),
+        int(right_limit - left_limit),
     )
+    centre, width = x + size.width // 2 + 2, font.getlength(discard)
+    if left_limit <= centre - width / 2 and centre + width / 2 <= right_limit:
+        draw.text((centre, y + size.height + 20), discard, font=font, fill=TEXT, anchor="mm")
+    else:
+        left = max(left_limit, min(centre - width / 2, right_limit - width))
+        draw.text((left, y + size.height + 20), discard, font=font, fill=TEXT, anchor="lm")
 
 
 SEATS_X = MARGIN + 2 * TABLE_L.width + 80
+#: The least space between the pile labels, and between the discard label and the seats.
+PILE_LABEL_GAP = 6
 
 
 def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: int) -> None:

@@ -127,7 +127,7 @@ def typed_add(seat: int, meld: int, cards: str, end: str | None) -> Lay:
 
 def _one(chosen: Sequence[Face], what: str) -> Face:
     if len(chosen) != 1:
-        raise Refusal("hand.one_card", what=what)
+        raise Refusal(f"hand.one_card.{what}")  # one sentence per action: "what" is not a word
     return chosen[0]
 
 

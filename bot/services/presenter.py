@@ -17,7 +17,7 @@ from bot import render
 from bot.services.seating import Mode
 from bot.services.tables import Table
 from bot.storage import SeatRecord
-from bot.text import t
+from bot.text import option_value, t
 from rummy_engine import (
     Card,
     Event,
@@ -29,6 +29,7 @@ from rummy_engine import (
     format_cards,
     parse_face,
     player_view,
+    shown_value,
     sort_key,
 )
 from rummy_engine.solver import find_melds
@@ -69,6 +70,19 @@ def variant_title(table: Table, locale: str) -> str:
 # -- lobby ------------------------------------------------------------------------------------
 
 
+def options_shown(table: Table, locale: str) -> str:
+    """The options that differ from the standard rules, each named and valued in ``locale``."""
+    return ", ".join(
+        t(
+            "lobby.option_item",
+            locale,
+            option=t(f"option.{key}", locale),
+            value=option_value(key, shown_value(table.options, key), locale),
+        )
+        for key in sorted(table.options.changed())
+    )
+
+
 def lobby_text(table: Table, locale: str) -> str:
     """The lobby message: variant, options that differ from the defaults, and the seats."""
     lines = [
@@ -77,8 +91,7 @@ def lobby_text(table: Table, locale: str) -> str:
     ]
     changed = table.options.changed()
     if changed:
-        shown = ", ".join(f"{t('option.' + k, locale)}: {v}" for k, v in sorted(changed.items()))
-        lines.append(t("lobby.options", locale, options=shown))
+        lines.append(t("lobby.options", locale, options=options_shown(table, locale)))
     else:
         lines.append(t("lobby.options_default", locale))
     by_seat = {s.seat: s for s in table.seats}
@@ -88,7 +101,8 @@ def lobby_text(table: Table, locale: str) -> str:
                 _seated(by_seat[s], locale) if s in by_seat else t("lobby.empty_seat", locale)
                 for s in seats
             ]
-            lines.append(f"{t('side.team', locale, team='AB'[team])}: " + ", ".join(people))
+            side = t("side.team", locale, team="AB"[team])
+            lines.append(t("lobby.team_line", locale, team=side, players=", ".join(people)))
     else:
         people = [_seated(s, locale) for s in sorted(table.seats, key=lambda s: s.seat)]
         lines.append(
@@ -512,9 +526,8 @@ def rules_text(variant: str | None, table: Table | None, locale: str) -> str:
     lines = [t("rules.title", locale, variant=chosen), t(f"rules.{chosen}", locale)]
     if table is not None and table.variant.value == chosen:
         changed = table.options.changed()
-        shown = ", ".join(f"{t('option.' + k, locale)}: {v}" for k, v in sorted(changed.items()))
         lines.append(
-            t("lobby.options", locale, options=shown)
+            t("lobby.options", locale, options=options_shown(table, locale))
             if changed
             else t("lobby.options_default", locale)
         )

@@ -32,6 +32,7 @@ from bot.storage import (
     TableRecord,
 )
 from bot.storage.base import utc_now
+from bot.text import normalise
 from rummy_engine import (
     Action,
     Deal,
@@ -51,6 +52,9 @@ from rummy_engine.ai import Strength
 from rummy_engine.strategy import choose_action
 
 log = logging.getLogger(__name__)
+
+#: The guild setting holding a server's preferred language (Discord's guild_locale, normalised).
+GUILD_LOCALE = "locale"
 
 
 @dataclass(frozen=True)
@@ -212,8 +216,13 @@ class TableService:
         options: dict[str, Any] | None = None,
         *,
         host_name: str | None = None,
+        locale: str | None = None,
     ) -> Table:
-        """Open a lobby in a channel, with the host seated."""
+        """Open a lobby in a channel, with the host seated.
+
+        ``locale`` is the language of the table's public messages; ``None`` takes the server's
+        preferred language as it is now (see :meth:`public_locale`).
+        """
         async with self.gate:
             existing = await self.in_channel(guild_id, channel_id)
             if existing is not None:
@@ -237,6 +246,7 @@ class TableService:
                     mode=table_mode.value,
                     options_json=json.dumps(chosen.changed(), sort_keys=True),
                     seed=self._seed_source(),
+                    locale=normalise(locale or await self._server_locale(guild_id)),
                 )
             )
             seats = seating.join(
@@ -330,6 +340,34 @@ class TableService:
             )
 
         return await self._lobby_change(table_id, change)
+
+    async def set_language(self, table_id: int, by: int, locale: str) -> Table:
+        """Choose the language of the table's public messages (host only, lobby only)."""
+
+        async def change(table: Table) -> None:
+            self._require_host(table, by)
+            await self.store.set_table_locale(table_id, normalise(locale))
+
+        return await self._lobby_change(table_id, change)
+
+    async def remember_server_locale(self, guild_id: int, locale: str) -> None:
+        """Keep a server's preferred language (Discord sends it with each interaction)."""
+        language = normalise(locale)
+        if await self.store.get_guild_setting(guild_id, GUILD_LOCALE) != language:
+            await self.store.set_guild_setting(guild_id, GUILD_LOCALE, language)
+
+    async def _server_locale(self, guild_id: int) -> str | None:
+        return await self.store.get_guild_setting(guild_id, GUILD_LOCALE)
+
+    async def public_locale(self, table: Table) -> str:
+        """The language of a table's public messages, summaries and pictures.
+
+        A table opened since migration 6 carries it: the host's choice, else the server's
+        preferred language when it was opened (so publishing reads nothing more). Older tables
+        follow the server's language as it is now."""
+        if table.record.locale:
+            return normalise(table.record.locale)
+        return normalise(await self._server_locale(table.record.guild_id))
 
     async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
         """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""

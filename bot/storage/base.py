@@ -104,6 +104,8 @@ class NewTable:
     options_json: str = "{}"
     seed: int | None = None
     status: TableStatus = "lobby"
+    #: The language of the table's public messages; ``None`` follows the server's.
+    locale: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,8 @@ class TableRecord:
     revision: int = 0
     #: The revision every message of the table was last brought to.
     published: int = 0
+    #: The language chosen for this table's public messages; ``None`` follows the server's.
+    locale: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +225,10 @@ class Store(Protocol):
 
     async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
         """Replace the table options while it is a lobby."""
+        ...
+
+    async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
+        """Choose the language of the table's public messages (``None``: the server's)."""
         ...
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:

@@ -242,6 +242,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "a computer seat's strength (easy, normal, strong); NULL for people and older seats",
         ("ALTER TABLE seats ADD COLUMN strength TEXT",),
     ),
+    Migration(
+        7,
+        "the language of a table's public messages and pictures",
+        (
+            # NULL: the table follows its server's preferred language (a guild setting); a
+            # value ('en', 'fr') is the host's choice in /rummy new or the lobby's settings.
+            "ALTER TABLE tables ADD COLUMN locale TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

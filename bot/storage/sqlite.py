@@ -71,7 +71,7 @@ Row = tuple[Any, ...]
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published"
+    "version, created_at, updated_at, finished_at, revision, published, locale"
 )
 
 #: The first bytes of every SQLite 3 database file.
@@ -131,6 +131,7 @@ def _table_from_row(row: Row) -> TableRecord:
         finished_at=None if row[13] is None else _from_text(row[13]),
         revision=row[14],
         published=row[15],
+        locale=row[16],
     )
 
 
@@ -284,8 +285,8 @@ class SqliteStore:
                 f"""
                 INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode,
                                     options, seed, snapshot, version, created_at, updated_at,
-                                    revision)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1)
+                                    revision, locale)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1, ?)
                 RETURNING {_TABLE_COLUMNS}
                 """,
                 (
@@ -299,6 +300,7 @@ class SqliteStore:
                     new.seed,
                     now,
                     now,
+                    new.locale,
                 ),
             )
         assert row is not None  # RETURNING always yields the inserted row
@@ -353,6 +355,22 @@ class SqliteStore:
                 RETURNING {_TABLE_COLUMNS}
                 """,
                 (options_json, now, table_id),
+            )
+            if row is None:
+                raise TableNotFound(table_id)
+        return _table_from_row(row)
+
+    async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
+        now = self._now()
+        async with self._write() as conn:
+            row = await self._fetchone(
+                conn,
+                f"""
+                UPDATE tables SET locale = ?, updated_at = ?, revision = revision + 1
+                WHERE id = ?
+                RETURNING {_TABLE_COLUMNS}
+                """,
+                (locale, now, table_id),
             )
             if row is None:
                 raise TableNotFound(table_id)

@@ -188,6 +188,11 @@ GAME_EN: dict[str, str] = {
     "hand.select_first": "Choose the cards first, in the menu above.",
     "hand.selected": "Selected: {cards}",
     "hand.one_card": "Choose exactly one card to {what}.",
+    # words the engine passes as parameters (t() names them in the reader's language)
+    "param.end.low": "low",
+    "param.end.high": "high",
+    "hand.one_card.discard": "Choose exactly one card to discard.",
+    "hand.one_card.swap": "Choose exactly one card: the one the joker stands for.",
     "hand.no_target": "No meld on the table can take {cards}.",
     "hand.no_partition": "{cards} cannot be split into valid melds.",
     "hand.ask_arrangement[one]": "These cards go on the table in one way only.",

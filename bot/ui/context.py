@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import discord
 
 from bot.services.autoplay import Autoplay
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
 from bot.storage import PlayerPrefs, Store
+from bot.text import normalise
 from bot.ui.reconciler import Reconciler
 
 
@@ -22,6 +25,16 @@ class UiContext:
     reconciler: Reconciler
     autoplay: Autoplay
     locale: str = "en"
+
+    async def remember_player(self, interaction: discord.Interaction) -> None:
+        """Keep the player's language for the messages the bot sends them unasked (their hand
+        DMs). Discord only tells it when they interact; the lobby actions, start, the hand and
+        the display preferences record it (a player always joins before any DM), while moves do
+        not, so a move costs no extra database call."""
+        language = normalise(interaction.locale.value)
+        prefs = await self.store.get_player_prefs(interaction.user.id)
+        if prefs.locale != language:
+            await self.store.set_player_prefs(replace(prefs, locale=language))
 
     async def committed(
         self,

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.text import normalise
 from bot.text.safe import fit
 
 #: Private answers never ping anyone: a player is not notified about their own action.
@@ -17,8 +18,8 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def locale_of(interaction: discord.Interaction) -> str:
-    """The player's language for private answers."""
-    return "fr" if str(interaction.locale).startswith("fr") else "en"
+    """The player's language for private answers: their Discord client's, if we speak it."""
+    return normalise(interaction.locale.value)
 
 
 async def defer_private(interaction: discord.Interaction) -> None:

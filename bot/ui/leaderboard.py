@@ -27,6 +27,7 @@ from bot.services.stats import (
 )
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
 from bot.text import t
+from bot.ui.commands import choice
 from bot.ui.widgets import component_view
 from rummy_engine import Variant
 
@@ -36,16 +37,13 @@ SCOPES = ("server", "global")
 SORT_ALIASES: dict[str, LeaderboardSort] = {"win rate": "win_rate", "winrate": "win_rate"}
 
 VARIANT_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name=t(f"variant.{v.value}"), value=v.value) for v in Variant
+    choice(f"variant.{v.value}", v.value) for v in Variant
 ]
 SCOPE_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name="server", value="server"),
-    app_commands.Choice(name="global", value="global"),
+    choice(f"choice.scope.{scope}", scope) for scope in SCOPES
 ]
 SORT_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name="rating", value="rating"),
-    app_commands.Choice(name="wins", value="wins"),
-    app_commands.Choice(name="win rate", value="win_rate"),
+    choice(f"choice.ranking.{sort}", sort) for sort in ("rating", "wins", "win_rate")
 ]
 
 

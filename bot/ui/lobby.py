@@ -10,7 +10,7 @@ import discord
 
 from bot.services.refusal import Refusal
 from bot.services.tables import Played, Table
-from bot.text import t
+from bot.text import option_value, t
 from bot.ui.context import UiContext
 from bot.ui.interaction import (
     can_manage_server,
@@ -20,7 +20,7 @@ from bot.ui.interaction import (
     locale_of,
     reply,
 )
-from bot.ui.panels import settings_view, strength_view, value_view
+from bot.ui.panels import LANGUAGE, settings_view, strength_view, value_view
 from bot.ui.widgets import Action
 from rummy_engine import Variant
 from rummy_engine.ai import Strength
@@ -43,10 +43,19 @@ class LobbyHandlers:
         variant: Variant,
         mode: str,
         options: dict[str, object],
+        *,
+        locale: str | None = None,
     ) -> None:
+        """Open a table; the server's preferred language is remembered for its public messages
+        unless the host chose one (``locale``)."""
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             raise discord.app_commands.NoPrivateMessage()
+        if interaction.guild_locale is not None:
+            await self.ui.tables.remember_server_locale(
+                interaction.guild_id, interaction.guild_locale.value
+            )
         table = await self.ui.tables.open_table(
             interaction.guild_id,
             interaction.channel_id,
@@ -55,6 +64,7 @@ class LobbyHandlers:
             mode,
             options,
             host_name=interaction.user.display_name,
+            locale=locale,
         )
         await reply(interaction, t("lobby.opened", locale_of(interaction)))
         await self.ui.committed(table, interaction.user.id)
@@ -71,6 +81,7 @@ class LobbyHandlers:
     ) -> None:
         """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         tid = await self._table_id(interaction, table_id)
         user, locale = interaction.user, locale_of(interaction)
         tables = self.ui.tables
@@ -127,6 +138,7 @@ class LobbyHandlers:
 
     async def start(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         tid = await self._table_id(interaction, table_id)
         played = await self.ui.tables.start(tid, interaction.user.id)
         await reply(interaction, t("lobby.started", locale_of(interaction)))
@@ -140,7 +152,12 @@ class LobbyHandlers:
         if not table.is_lobby:
             raise Refusal("lobby.already_started")
         locale = locale_of(interaction)
-        await reply(interaction, t("lobby.settings_pick", locale), view=settings_view(table, locale))
+        table_locale = await self.ui.tables.public_locale(table)
+        await reply(
+            interaction,
+            t("lobby.settings_pick", locale),
+            view=settings_view(table, locale, table_locale),
+        )
 
     async def pick_option(self, interaction: discord.Interaction, table_id: int, key: str) -> None:
         await defer_update(interaction)
@@ -149,18 +166,20 @@ class LobbyHandlers:
         await edit_panel(
             interaction,
             t("lobby.settings_value", locale, option=t(f"option.{key}", locale)),
-            view=value_view(table, key, locale),
+            view=value_view(table, key, locale, await self.ui.tables.public_locale(table)),
         )
 
     async def set_option(
         self, interaction: discord.Interaction, table_id: int, key: str, value: str
     ) -> None:
         await defer_update(interaction)
-        table = await self.ui.tables.set_option(table_id, interaction.user.id, key, value)
         locale = locale_of(interaction)
-        await edit_panel(
-            interaction,
-            t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=value),
-            view=None,
-        )
+        if key == LANGUAGE:
+            table = await self.ui.tables.set_language(table_id, interaction.user.id, value)
+            answer = t("lobby.language_set", locale, language=t(f"choice.language.{value}", locale))
+        else:
+            table = await self.ui.tables.set_option(table_id, interaction.user.id, key, value)
+            shown = option_value(key, value, locale)
+            answer = t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=shown)
+        await edit_panel(interaction, answer, view=None)
         await self.ui.committed(table, interaction.user.id)

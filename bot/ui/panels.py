@@ -11,7 +11,7 @@ import discord
 from bot.services.seating import Mode
 from bot.services.selection import encode, encode_melds
 from bot.services.tables import Table
-from bot.text import t
+from bot.text import SUPPORTED_LOCALES, option_value, t
 from bot.text.safe import LABEL_LIMIT, cut
 from bot.ui.widgets import Action, TableButton, TableSelect, component_view
 from rummy_engine import Card, End, Face, Meld, Phase, format_cards, option_spec, options_for
@@ -248,16 +248,29 @@ def _meld_options(targets: Sequence[tuple[int, Meld]]) -> list[discord.SelectOpt
 # -- lobby settings -----------------------------------------------------------------------------
 
 
-def settings_view(table: Table, locale: str) -> discord.ui.View:
-    """The host's menu of the options that matter for this table's variant."""
+#: The pseudo-option of the settings menu that chooses the table's language (not a rule).
+LANGUAGE = "language"
+
+
+def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.View:
+    """The host's menu of the options that matter for this table's variant, and its language."""
     options = [
         discord.SelectOption(
             label=cut(t(spec.label_key, locale), LABEL_LIMIT),
             value=spec.key,
-            description=shown_option(table.options, spec.key),
+            description=cut(
+                option_value(spec.key, shown_option(table.options, spec.key), locale), LABEL_LIMIT
+            ),
         )
         for spec in options_for(table.variant)
     ]
+    options.append(
+        discord.SelectOption(
+            label=t(f"option.{LANGUAGE}", locale),
+            value=LANGUAGE,
+            description=t(f"choice.language.{table_locale}", locale),
+        )
+    )
     return component_view(
         TableSelect(table.id, 0, Action.SET_OPTION, options, t("select.option", locale))
     )
@@ -279,13 +292,23 @@ def strength_view(table: Table, locale: str) -> discord.ui.View:
     )
 
 
-def value_view(table: Table, key: str, locale: str) -> discord.ui.View:
-    """The values of one option, the current one selected."""
-    current = shown_option(table.options, key)
-    options = [
-        discord.SelectOption(label=v, value=v, default=v == current)
-        for v in option_spec(key).choices
-    ]
+def value_view(table: Table, key: str, locale: str, table_locale: str) -> discord.ui.View:
+    """The values of one option (or the languages), the current one selected."""
+    if key == LANGUAGE:
+        options = [
+            discord.SelectOption(
+                label=t(f"choice.language.{v}", locale), value=v, default=v == table_locale
+            )
+            for v in SUPPORTED_LOCALES
+        ]
+    else:
+        current = shown_option(table.options, key)
+        options = [
+            discord.SelectOption(
+                label=cut(option_value(key, v, locale), LABEL_LIMIT), value=v, default=v == current
+            )
+            for v in option_spec(key).choices
+        ]
     return component_view(
         TableSelect(table.id, 0, Action.SET_VALUE, options, t("select.option", locale), arg=key)
     )

@@ -103,6 +103,7 @@ class PlayHandlers:
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         table = await self._table(interaction, table_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
@@ -213,6 +214,7 @@ class PlayHandlers:
     ) -> None:
         """A player's display settings; they apply to every private hand from now on."""
         await defer_private(interaction)
+        await self.ui.remember_player(interaction)
         store = self.ui.store
         prefs = await store.get_player_prefs(interaction.user.id)
         if four_colour is not None:

@@ -35,7 +35,7 @@ from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for
 from bot.services.tables import Table, TableService
 from bot.storage import MessageRef, PlayerPrefs, Store
-from bot.text import t
+from bot.text import normalise, t
 from bot.ui.messages import (
     Draft,
     Pictures,
@@ -116,14 +116,12 @@ class Reconciler:
         *,
         gate: InFlight,
         next_round_at: Callable[[Table], datetime | None] = lambda table: None,
-        locale: str = "en",
     ) -> None:
         self.client = client
         self.store = store
         self.tables = tables
         self.gate = gate
         self.next_round_at = next_round_at
-        self.locale = locale
         self.pictures = Pictures()
         self._pending: dict[int, _Pending] = {}
 
@@ -254,10 +252,13 @@ class Reconciler:
         if not events and table.game is not None and table.record.version:
             events = await self._last_events(table)
         edited: list[MessageRef] = []
-        await self._table_message(table, refs, edited, events)
-        await self._round_summaries(table, refs)
-        await self._turn_notice(table, refs, actor_id)
-        await self._hands(table, refs, edited, prefs)
+        # Public messages speak the table's language (its own choice, else its server's);
+        # each hand DM speaks its reader's (see _hands).
+        locale = await self.tables.public_locale(table)
+        await self._table_message(table, refs, edited, events, locale)
+        await self._round_summaries(table, refs, locale)
+        await self._turn_notice(table, refs, actor_id, locale)
+        await self._hands(table, refs, edited, locale, prefs)
         await self.store.mark_published(table.id, table.record.revision, edited)
         refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
@@ -274,9 +275,10 @@ class Reconciler:
         refs: dict[str, MessageRef],
         edited: list[MessageRef],
         events: Sequence[Event],
+        locale: str,
     ) -> None:
         draft = table_draft(
-            table, self.locale, last_events=events, next_round_at=self.next_round_at(table)
+            table, locale, last_events=events, next_round_at=self.next_round_at(table)
         )
         ref = refs.get(TABLE)
         if ref is not None and ref.stamp == draft.stamp:
@@ -286,17 +288,19 @@ class Reconciler:
             return
         await self._post(table, TABLE, draft, self._channel(table))
 
-    async def _round_summaries(self, table: Table, refs: dict[str, MessageRef]) -> None:
+    async def _round_summaries(
+        self, table: Table, refs: dict[str, MessageRef], locale: str
+    ) -> None:
         if table.game is None:
             return
         for result in table.game.results:
             kind = round_kind(result.round_no)
             if kind not in refs:
-                draft = round_draft(table, result, self.locale)
+                draft = round_draft(table, result, locale)
                 await self._post(table, kind, draft, self._channel(table))
 
     async def _turn_notice(
-        self, table: Table, refs: dict[str, MessageRef], actor_id: int | None
+        self, table: Table, refs: dict[str, MessageRef], actor_id: int | None, locale: str
     ) -> None:
         """One notice per turn, pinging the player to act; gone once the turn is over."""
         wanted, ref = turn_key(table), refs.get(TURN)
@@ -315,7 +319,7 @@ class Reconciler:
             if user is not None and user != actor_id
             else NO_PINGS
         )
-        draft = Draft(turn_notice_text(table, self.locale), None, None, "", wanted)
+        draft = Draft(turn_notice_text(table, locale), None, None, "", wanted)
         await self._post(table, TURN, draft, self._channel(table), mentions=pings)
 
     async def _hands(
@@ -323,8 +327,11 @@ class Reconciler:
         table: Table,
         refs: dict[str, MessageRef],
         edited: list[MessageRef],
+        public_locale: str,
         known: Mapping[int, PlayerPrefs] | None,
     ) -> None:
+        """Each hand DM in its reader's language (remembered from their last interaction),
+        else the table's."""
         game = table.game
         if game is None or table.record.status != "active":
             return
@@ -336,7 +343,11 @@ class Reconciler:
         if prefs is None or not all(user in prefs for user in users):
             prefs = await self.store.get_players_prefs(users)
         for seat, user_id in sorted(people.items()):
-            await self._hand(table, seat, prefs[user_id], refs.get(hand_kind(seat)), edited)
+            reader = prefs[user_id]
+            locale = normalise(reader.locale) if reader.locale else public_locale
+            await self._hand(
+                table, seat, reader, refs.get(hand_kind(seat)), edited, locale, public_locale
+            )
 
     async def _hand(
         self,
@@ -345,10 +356,12 @@ class Reconciler:
         prefs: PlayerPrefs,
         ref: MessageRef | None,
         edited: list[MessageRef],
+        locale: str,
+        public_locale: str,
     ) -> None:
         """A new DM on a deal, an edit of it at the end of each of the player's turns; closed
         DMs are tried once a round."""
-        draft = hand_draft(table, seat, prefs, self.locale)
+        draft = hand_draft(table, seat, prefs, locale)
         if ref is not None and ref.stamp == draft.stamp:
             return
         new_round = ref is None or not ref.stamp.startswith(hand_round(table))
@@ -365,12 +378,14 @@ class Reconciler:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            await self._dms_closed(table, seat, prefs, draft.stamp)
+            await self._dms_closed(table, seat, prefs, draft.stamp, public_locale)
             return
         if prefs.dm_closed:
             await self.store.set_player_prefs(replace(prefs, dm_closed=False))
 
-    async def _dms_closed(self, table: Table, seat: int, prefs: PlayerPrefs, stamp: str) -> None:
+    async def _dms_closed(
+        self, table: Table, seat: int, prefs: PlayerPrefs, stamp: str, locale: str
+    ) -> None:
         """Remember closed DMs (not retried before the next deal) and say so once, publicly,
         without a card."""
         await self._record(
@@ -381,7 +396,7 @@ class Reconciler:
         await self.store.set_player_prefs(replace(prefs, dm_closed=True))
         names = names_for(table)
         await self._channel(table).send(
-            t("hand.dm_closed", self.locale, player=names.mention(seat)),
+            t("hand.dm_closed", locale, player=names.mention(seat)),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(prefs.user_id)]),
         )
 

@@ -1,0 +1,73 @@
+"""Slash-command texts from the catalogue, and the translator that gives Discord the others.
+
+Each description and choice name is a ``locale_str`` whose English is the catalogue's and whose
+``key`` extra is the catalogue key; :class:`CatalogueTranslator` (installed on the tree at
+start-up) answers Discord's per-language questions from the same ``.po`` files as every other
+sentence, so one translation covers the chat and the command picker.
+
+Command and option *names* are not translated: they stay the English identifiers every sentence
+of the catalogue quotes (``/rummy join``, ``/rummy undo``) and players type, in every language,
+so a help text never names a command the reader's client does not show. Names carry no ``key``
+and the translator leaves them alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from discord import Locale, app_commands
+
+from bot.text import DEFAULT_LOCALE, TRANSLATIONS, normalise, t
+
+V = TypeVar("V", str, int, float)
+T = TypeVar("T", bound=Any)
+
+
+def text(key: str) -> app_commands.locale_str:
+    """A command or option description: English now, other languages through the translator."""
+    return app_commands.locale_str(t(key), key=key)
+
+
+def choice(key: str, value: V) -> app_commands.Choice[V]:
+    """A choice shown by its catalogue name, sending ``value``."""
+    return app_commands.Choice(name=text(key), value=value)
+
+
+def translated(key: str, locale: str) -> str | None:
+    """The text of ``key`` in ``locale`` only if that language has its own (else ``None``)."""
+    language = normalise(locale)
+    translation = TRANSLATIONS.get(language)
+    if language == DEFAULT_LOCALE or translation is None:
+        return None
+    found = translation.singular.get(key)
+    return found or None
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Localises descriptions and choice names for Discord from the catalogue.
+
+    Returning ``None`` tells discord.py to send no localisation for that language, so Discord
+    shows the English; that is what happens for names and for languages without a ``.po``.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if not isinstance(key, str):
+            return None
+        return translated(key, locale.value)
+
+
+def plain(name: str, value: V) -> app_commands.Choice[V]:
+    """A choice whose name is its value (a number reads the same in every language)."""
+    return app_commands.Choice(name=name, value=value)
+
+
+def describe_all(command: str, *options: str) -> Callable[[T], T]:
+    """``app_commands.describe`` with each option's text at ``command.<command>.<option>``."""
+    return app_commands.describe(**{name: text(f"command.{command}.{name}") for name in options})
