@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import moves
+from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import t
 from bot.ui import leaderboard as boards
 from bot.ui.autocomplete import Suggestions
@@ -37,10 +38,19 @@ MODES = _choices(
     ("1v1", "1v1"), ("2v2 (partners opposite)", "2v2"), ("2–6 players (Basic rummy)", "basic")
 )
 SORTS = _choices(("by suit and rank", "suit"), ("by the melds it holds", "melds"))
-COMPUTER_ACTIONS = _choices(("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value))
+COMPUTER_ACTIONS = _choices(
+    ("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value)
+)
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
 SOURCES = _choices(("stock", "stock"), ("discard pile", "discard"))
-NEW_OPTIONS = ("ace_mode", "discard_take", "bar_in_1v1", "max_jokers_per_meld", "basic_rounds")
+NEW_OPTIONS = (
+    "ace_mode",
+    "discard_take",
+    "bar_in_1v1",
+    "max_jokers_per_meld",
+    "basic_rounds",
+    TIMER_KEY,
+)
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play rummy at this table"):
@@ -61,6 +71,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         bar_in_1v1="The +1 bar in 1v1 (Rummy 51/71)",
         max_jokers_per_meld="Jokers allowed in one meld (Atlas)",
         basic_rounds="Rounds to play (Basic rummy)",
+        turn_timer="Minutes per turn before the turn is played for the player (default: the bot's)",
     )
     @app_commands.choices(
         variant=VARIANTS,
@@ -70,6 +81,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         bar_in_1v1=_option_choices("bar_in_1v1"),
         max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
         basic_rounds=_option_choices("basic_rounds"),
+        turn_timer=_choices(*((v, v) for v in TIMER_CHOICES)),
     )
     async def new(
         self,
@@ -81,8 +93,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description="Play ru
         bar_in_1v1: app_commands.Choice[str] | None = None,
         max_jokers_per_meld: app_commands.Choice[str] | None = None,
         basic_rounds: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Choice[str] | None = None,
     ) -> None:
-        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds)
+        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds, turn_timer)
         options: dict[str, object] = {
             key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
         }

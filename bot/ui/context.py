@@ -23,13 +23,15 @@ class UiContext:
     locale: str = "en"
 
     async def committed(self, change: Played | Table, actor_id: int | None) -> None:
-        """After a commit: bring the table's messages up to date, arm what comes next."""
+        """After a commit: arm what comes next (so the message shows its deadlines), then bring
+        the table's messages up to date."""
+        human = actor_id is not None
         if isinstance(change, Played):
+            await self.autoplay.after(change.table, human=human)
             await self.reconciler.publish(change.table, events=change.events, actor_id=actor_id)
-            self.autoplay.after(change.table)
         else:
+            await self.autoplay.after(change, human=human)
             await self.reconciler.publish(change, actor_id=actor_id)
-            self.autoplay.after(change)
 
 
 class HasUi:

@@ -11,6 +11,7 @@ import discord
 from bot.services.seating import Mode
 from bot.services.selection import encode
 from bot.services.tables import Table
+from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY, shown_timer
 from bot.text import t
 from bot.text.safe import LABEL_LIMIT, cut
 from bot.ui.widgets import Action, TableButton, TableSelect, component_view
@@ -87,7 +88,31 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
         TableButton(
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
+        *absent_buttons(table, locale),
     )
+
+
+def absent_buttons(table: Table, locale: str) -> list[TableButton]:
+    """The host's choice about a player who let the timer run out too often (second row)."""
+    seat = table.absent_seat()
+    if seat is None:
+        return []
+    tid, arg = table.id, str(seat)
+    return [
+        TableButton(
+            tid, 0, Action.ABSENT_REPLACE, t("button.absent_replace", locale), arg=arg, row=1
+        ),
+        TableButton(tid, 0, Action.ABSENT_WAIT, t("button.absent_wait", locale), arg=arg, row=1),
+        TableButton(
+            tid,
+            0,
+            Action.ABSENT_END,
+            t("button.absent_end", locale),
+            arg=arg,
+            style=discord.ButtonStyle.danger,
+            row=1,
+        ),
+    ]
 
 
 def panel_view(
@@ -213,6 +238,14 @@ def settings_view(table: Table, locale: str) -> discord.ui.View:
         )
         for spec in options_for(table.variant)
     ]
+    options.insert(
+        0,
+        discord.SelectOption(
+            label=cut(t("option.turn_timer", locale), LABEL_LIMIT),
+            value=TIMER_KEY,
+            description=shown_timer(table.turn_timer),
+        ),
+    )
     return component_view(
         TableSelect(table.id, 0, Action.SET_OPTION, options, t("select.option", locale))
     )
@@ -220,11 +253,11 @@ def settings_view(table: Table, locale: str) -> discord.ui.View:
 
 def value_view(table: Table, key: str, locale: str) -> discord.ui.View:
     """The values of one option, the current one selected."""
-    current = shown_option(table.options, key)
-    options = [
-        discord.SelectOption(label=v, value=v, default=v == current)
-        for v in option_spec(key).choices
-    ]
+    if key == TIMER_KEY:
+        current, choices = shown_timer(table.turn_timer), TIMER_CHOICES
+    else:
+        current, choices = shown_option(table.options, key), option_spec(key).choices
+    options = [discord.SelectOption(label=v, value=v, default=v == current) for v in choices]
     return component_view(
         TableSelect(table.id, 0, Action.SET_VALUE, options, t("select.option", locale), arg=key)
     )

@@ -43,12 +43,21 @@ class Action(StrEnum):
     SWAP_IN = "swapin"
     SET_OPTION = "setopt"
     SET_VALUE = "setval"
+    ABSENT_REPLACE = "absrep"
+    ABSENT_WAIT = "abswait"
+    ABSENT_END = "absend"
 
 
 SELECT_ACTIONS = frozenset(
     {Action.PICK, Action.ADD_TO, Action.SWAP_IN, Action.SET_OPTION, Action.SET_VALUE}
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS
+#: The host's answers about an absent player (the arg is the seat).
+ABSENT_CHOICES = {
+    Action.ABSENT_REPLACE: "replace",
+    Action.ABSENT_WAIT: "wait",
+    Action.ABSENT_END: "end",
+}
 _ARG = r"(?::(?P<arg>[A-Za-z0-9_]*))?"
 
 
