@@ -138,7 +138,8 @@ class World:
             dms = [
                 m
                 for m in member.user.dm_channel.history()
-                if f"table #{table.id}" in m.content or f"#{table.id}" in m.content
+                if (f"table #{table.id}" in m.content or f"#{table.id}" in m.content)
+                and "Your hand" in m.content  # a turn reminder shows no card
             ]
             if not dms:
                 continue
