@@ -106,12 +106,7 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     except StorageError as error:
         print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
         return EXIT_PROBLEM
-    except (
-        OSError,
-        aiohttp.ClientError,
-        discord.GatewayNotFound,
-        discord.DiscordServerError,
-    ) as error:
+    except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
         # The database is opened (and its errors reported) before Discord is contacted, so
         # what fails from here on is the network.
         print(t("cli.network_error", error=error), file=sys.stderr)

@@ -38,9 +38,7 @@ MODES = _choices(
     ("1v1", "1v1"), ("2v2 (partners opposite)", "2v2"), ("2–6 players (Basic rummy)", "basic")
 )
 SORTS = _choices(("by suit and rank", "suit"), ("by the melds it holds", "melds"))
-COMPUTER_ACTIONS = _choices(
-    ("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value)
-)
+COMPUTER_ACTIONS = _choices(("add", Action.ADD_COMPUTER.value), ("remove", Action.REMOVE_COMPUTER.value))
 TEAMS = [app_commands.Choice(name="Team A", value=0), app_commands.Choice(name="Team B", value=1)]
 SOURCES = _choices(("stock", "stock"), ("discard pile", "discard"))
 NEW_OPTIONS = (

@@ -86,9 +86,7 @@ async def test_a_status_change_can_claim_and_say_why(store: SqliteStore) -> None
     tid = await a_table(store, "lobby")
     deadline = Deadline(tid, "lobby_idle", T0, "v1")
     await store.arm_deadlines(tid, [deadline])
-    closed = await store.update_table_status(
-        tid, "cancelled", reason="lobby_idle", claim=deadline
-    )
+    closed = await store.update_table_status(tid, "cancelled", reason="lobby_idle", claim=deadline)
     assert closed.closed_reason == "lobby_idle"
     with pytest.raises(DeadlineGone):
         await store.update_table_status(tid, "cancelled", reason="again", claim=deadline)

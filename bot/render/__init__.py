@@ -84,6 +84,8 @@ async def render_table_async(scene: TableScene, renderer: Renderer | None = None
     return await asyncio.to_thread(render_table, scene, renderer)
 
 
-async def render_round_end_async(scene: RoundEndScene, renderer: Renderer | None = None) -> bytes:
+async def render_round_end_async(
+    scene: RoundEndScene, renderer: Renderer | None = None
+) -> bytes:
     """:func:`render_round_end` in a worker thread."""
     return await asyncio.to_thread(render_round_end, scene, renderer)

@@ -35,9 +35,7 @@ def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:
 
 def build_palette(sheet: Image.Image, colours: int = PALETTE_COLOURS) -> Image.Image:
     """A 'P' image carrying the palette (octree: it keeps rare but vivid colours like badges)."""
-    return sheet.quantize(
-        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    return sheet.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def to_png(

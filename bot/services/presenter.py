@@ -197,7 +197,9 @@ def table_text(
             + (f" · {status}" if status else "")
         )
     top = view.discard_top.pretty if view.discard_top else t("table.discard_empty", locale)
-    lines.append(t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size))
+    lines.append(
+        t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size)
+    )
     bar = _bar_line(table, view, names, locale)
     if bar:
         lines.append(bar)

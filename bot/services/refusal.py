@@ -23,7 +23,9 @@ class Refusal(RuleViolation):
         self.then = then
 
     @classmethod
-    def from_violation(cls, error: RuleViolation, code: str | None = None, **extra: Any) -> Refusal:
+    def from_violation(
+        cls, error: RuleViolation, code: str | None = None, **extra: Any
+    ) -> Refusal:
         """The engine's refusal, re-worded (``code``) or completed (``extra`` params)."""
         then = extra.pop("then", getattr(error, "then", None))
         return cls(code or error.code, then=then, **{**error.params, **extra})

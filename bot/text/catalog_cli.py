@@ -5,13 +5,17 @@ from __future__ import annotations
 CLI_EN: dict[str, str] = {
     # --- configuration -------------------------------------------------
     "config.invalid_int": "{name} must be a whole number, but it is set to {value!r}.",
-    "config.negative": ("{name} cannot be negative (it is set to {value}); use 0 to turn it off."),
+    "config.negative": (
+        "{name} cannot be negative (it is set to {value}); use 0 to turn it off."
+    ),
     "config.invalid_snowflake": (
         "{name} must be a Discord server id (a long number such as 123456789012345678), "
         "but it is set to {value!r}. In Discord, turn on Developer Mode, right-click the "
         "server icon and choose 'Copy Server ID'."
     ),
-    "config.invalid_log_level": ("{name} must be one of {choices}, but it is set to {value!r}."),
+    "config.invalid_log_level": (
+        "{name} must be one of {choices}, but it is set to {value!r}."
+    ),
     "config.invalid_turn_timer": (
         "{name} must be one of {choices} (minutes; 0 turns the timer off), but it is set to "
         "{value}."
@@ -56,7 +60,9 @@ CLI_EN: dict[str, str] = {
     "cli.migrate.done": (
         "Database {path}: schema version {before} -> {after} (newest is {target})."
     ),
-    "cli.migrate.up_to_date": ("Database {path} is already at the newest schema version {target}."),
+    "cli.migrate.up_to_date": (
+        "Database {path} is already at the newest schema version {target}."
+    ),
     "cli.sync.done": "Slash commands pushed to Discord ({scope}).",
     "cli.sync.scope_global": "globally; they can take up to an hour to appear",
     "cli.sync.scope_guild": "to the dev server {guild_id}; they appear at once",
@@ -68,7 +74,9 @@ CLI_EN: dict[str, str] = {
     "doctor.settings_file": "Settings file: {path} ({state})",
     "doctor.settings_file.found": "found",
     "doctor.settings_file.absent": "not found; using the environment only",
-    "doctor.token.missing": ("DISCORD_TOKEN is not set. Copy .env.example to .env and fill it in."),
+    "doctor.token.missing": (
+        "DISCORD_TOKEN is not set. Copy .env.example to .env and fill it in."
+    ),
     "doctor.token.bad_format": (
         "DISCORD_TOKEN ({masked}) does not look like a bot token: a token is three parts "
         "separated by dots, made of letters, digits, '-' and '_'. Did you paste the "

@@ -89,9 +89,7 @@ class LobbyHandlers:
             table = await tables.remove_computer(tid, user.id)
             answer = t("lobby.computer_removed", locale)
         else:
-            table = await tables.cancel(
-                tid, user.id, can_manage_server=can_manage_server(interaction)
-            )
+            table = await tables.cancel(tid, user.id, can_manage_server=can_manage_server(interaction))
             answer = t("lobby.cancelled", locale)
         await reply(interaction, answer)
         await self.ui.committed(table, user.id)
@@ -102,9 +100,7 @@ class LobbyHandlers:
         table = await self.ui.tables.kick(
             tid, interaction.user.id, target.id, name=target.display_name
         )
-        await reply(
-            interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name)
-        )
+        await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
         await self.ui.committed(table, interaction.user.id)
 
     async def _leave(self, table_id: int, user_id: int) -> Table | Played:
@@ -129,9 +125,7 @@ class LobbyHandlers:
         if not table.is_lobby:
             raise Refusal("lobby.already_started")
         locale = locale_of(interaction)
-        await reply(
-            interaction, t("lobby.settings_pick", locale), view=settings_view(table, locale)
-        )
+        await reply(interaction, t("lobby.settings_pick", locale), view=settings_view(table, locale))
 
     async def pick_option(self, interaction: discord.Interaction, table_id: int, key: str) -> None:
         await defer_update(interaction)

@@ -109,7 +109,9 @@ def hand_draft(table: Table, seat: int, prefs: PlayerPrefs, locale: str) -> Draf
     channel = f"<#{table.record.channel_id}>"
     content = presenter.hand_text(table, seat, channel, locale)
     groups = presenter.meld_groups(table, seat) if prefs.hand_sort == "melds" else None
-    scene = presenter.hand_scene(table, seat, locale, four_colour=prefs.four_colour, groups=groups)
+    scene = presenter.hand_scene(
+        table, seat, locale, four_colour=prefs.four_colour, groups=groups
+    )
     return _draft(
         content,
         None,

@@ -162,9 +162,7 @@ async def test_host_replaces_the_absent_player_by_a_computer(world: World) -> No
     await play_on_until_the_computer_moves(world, rng, bob_seat)
 
 
-async def play_on_until_the_computer_moves(
-    world: World, rng: random.Random, seat: int
-) -> None:
+async def play_on_until_the_computer_moves(world: World, rng: random.Random, seat: int) -> None:
     before = len(await world.bot.store.list_moves(world.table_id or 0))
     for _ in range(10):
         game = (await world.table()).require_game()
@@ -173,7 +171,8 @@ async def play_on_until_the_computer_moves(
         await world.env.advance_time(1)
         moves = await world.bot.store.list_moves(world.table_id or 0)
         if any(
-            json.loads(m.action_json).get("seat") == seat and m.actor_id is None
+            json.loads(m.action_json).get("seat") == seat
+            and m.actor_id is None
             and not any(e["kind"] == "turn_timed_out" for e in json.loads(m.events_json))
             for m in moves[before:]
         ):
