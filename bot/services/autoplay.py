@@ -64,6 +64,10 @@ class Autoplay:
         self.computer_delay = timedelta(seconds=computer_delay)
         self.clock = clock
         self.dispatcher = Dispatcher(self.store, self.fire, clock)
+        # What this process last armed per table, as (kind, generation) pairs: arming the same
+        # again changes no row, so the write (and the dispatcher's wake-up) is skipped. Only
+        # this process writes deadlines, and claims never change a generation, so it stays true.
+        self._armed: dict[int, tuple[tuple[str, str], ...]] = {}
 
     # -- arming ----------------------------------------------------------------------------------
 
@@ -76,7 +80,10 @@ class Autoplay:
         game = table.game
         if record.status != "active" or game is None:
             return []
-        idle = Deadline(tid, GAME_IDLE_KIND, now + GAME_IDLE, f"v{record.version}" if human else "")
+        # Renewed once per turn a person played in (not per move), so a move inside a turn
+        # changes no deadline and costs no write.
+        human_turn = f"h{game.round_no}:{game.turn}" if human else ""
+        idle = Deadline(tid, GAME_IDLE_KIND, now + GAME_IDLE, human_turn)
         wanted = [idle]
         if game.phase is Phase.ROUND_OVER:
             wanted.append(
@@ -99,7 +106,15 @@ class Autoplay:
         """Store what the table needs next (``human``: a person just acted) and wake the
         dispatcher. Call it after every commit, before publishing, so the table message shows
         the deadlines that will run."""
-        await self.store.arm_deadlines(table.id, self.wanted(table, human=human))
+        wanted = self.wanted(table, human=human)
+        key = tuple((d.kind, d.generation) for d in wanted)
+        if self._armed.get(table.id) == key:
+            return
+        await self.store.arm_deadlines(table.id, wanted)
+        if wanted:
+            self._armed[table.id] = key
+        else:
+            self._armed.pop(table.id, None)
         self.dispatcher.wake()
 
     def start(self) -> None:

@@ -263,6 +263,13 @@ async def test_a_typed_discard_loads_the_table_once(
         monkeypatch.setattr(store, name, counted)
     await alice.slash(world.channel, "rummy discard", card="3c")
     assert calls.count("get_table") == 1 and calls.count("get_seats") == 1, calls
-    writes = [c for c in calls if c in ("commit_move", "mark_published", "set_message_ref")]
-    assert writes == ["commit_move", "set_message_ref", "mark_published"], calls
-    assert len(calls) == 9, calls  # 6 reads, 3 writes
+    writes = [
+        c
+        for c in calls
+        if c in ("commit_move", "arm_deadlines", "mark_published", "set_message_ref")
+    ]
+    # The discard starts a new turn, so the table's deadlines change once, before publishing.
+    assert writes == ["commit_move", "arm_deadlines", "set_message_ref", "mark_published"], calls
+    # The dispatcher, woken by the new deadlines, looks for the nearest one in its own task.
+    move_path = [c for c in calls if c != "next_deadlines"]
+    assert len(move_path) == 11, calls  # 7 reads (one of them the deadlines shown), 4 writes
