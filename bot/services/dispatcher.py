@@ -26,36 +26,48 @@ MAX_SLEEP_SECONDS = 3600.0
 
 
 class Dispatcher:
-    """Runs each due deadline once, nearest first."""
+    """Runs each due deadline once, nearest first.
+
+    Between looks it holds one event-loop timer (``call_later``) for the nearest deadline, not
+    a sleeping task: arming a nearer deadline replaces the timer without cancelling anything
+    that might be in the middle of a move, and the loop's clock is the one tests move.
+    """
 
     def __init__(self, store: Store, fire: Fire, clock: Clock) -> None:
         self.store = store
         self.fire = fire
         self.clock = clock
+        self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
-        # Waking interrupts a plain sleep (not an Event wait), so the sleep stays on the
-        # event loop's clock, the one tests move: ``_dirty`` notes a wake-up that came while
-        # the task was busy, ``_sleeping``/``_woken`` let wake() interrupt only the sleep.
-        self._dirty = False
-        self._sleeping = False
-        self._woken = False
+        self._again = False  # a wake-up came while a look was running
+        self._closed = False
 
     def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run(), name="deadline-dispatcher")
+        self._closed = False
+        self._kick()
 
     def wake(self) -> None:
         """A deadline was armed or changed: look at the nearest one again."""
-        self._dirty = True
-        if self._sleeping and not self._woken and self._task is not None:
-            self._woken = True
-            self._task.cancel()
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._closed:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.create_task(self._look(), name="deadline-dispatcher")
 
     async def close(self) -> None:
-        self._woken = False  # a pending wake-up must not swallow this cancellation
-        self._sleeping = False
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         task, self._task = self._task, None
-        if task is not None:
+        if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -83,34 +95,24 @@ class Dispatcher:
             log.exception("deadline %s of table %s failed", deadline.kind, deadline.table_id)
         await self.store.claim_deadline(deadline)
 
-    async def _run(self) -> None:
+    async def _look(self) -> None:
+        """Fire what is due, then set the timer for the nearest pending deadline."""
         while True:
-            self._dirty = False
+            self._again = False
             try:
                 await self.run_due()
                 pending = await self.store.next_deadlines(1)
             except ShuttingDown:
                 return
             except Exception:
-                log.exception("the deadline dispatcher failed; retrying in a minute")
+                log.exception("the deadline dispatcher failed; looking again in a minute")
                 pending, delay = [], 60.0
             else:
                 delay = MAX_SLEEP_SECONDS
                 if pending:
                     delay = min(delay, (pending[0].due_at - self.clock()).total_seconds())
-            if self._dirty or delay <= 0:
-                continue
-            await self._sleep(delay)
-
-    async def _sleep(self, delay: float) -> None:
-        """Sleep ``delay`` seconds unless wake() interrupts; close() still cancels."""
-        self._sleeping = True
-        try:
-            await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if not self._woken or task is None or self._task is not task:
-                raise
-            task.uncancel()
-        finally:
-            self._sleeping = self._woken = False
+            if not self._again:
+                break
+        if not self._closed:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(max(0.0, delay), self._kick)
