@@ -103,16 +103,26 @@ async def test_reminder_is_private_then_the_turn_is_played_for_the_player(world:
 
 
 async def test_timer_choice_off_in_new_and_minutes_in_settings(world: World) -> None:
-    alice = world.players[0]
+    alice, bob = world.players[:2]
     await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1", turn_timer="off")
     table = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert table is not None and table.turn_timer == 0
-    assert "Turn timer: off." in table_message(world).content
+    lobby = table_message(world)
+    assert "Turn timer: off." in lobby.content
     world.table_id = table.id
-    changed = await world.bot.tables.set_option(table.id, alice.user.id, "turn_timer", "10")
-    assert changed.turn_timer == 10
-    await world.bot.ui.committed(changed, alice.user.id)
+    settings = await alice.click(lobby, label="Settings")
+    assert settings.ephemeral
+    await alice.select(settings.response, ["turn_timer"], custom_id=f"rummy:{table.id}:0:setopt")
+    chosen = await alice.select(
+        settings.response, ["10"], custom_id=f"rummy:{table.id}:0:setval:turn_timer"
+    )
+    assert chosen.acknowledged and "Turn timer (minutes) is now 10." in settings.response.content
+    assert (await world.table()).turn_timer == 10
     assert "Turn timer: 10 minutes per turn." in table_message(world).content
+    await bob.slash(world.channel, "rummy join")
+    await alice.slash(world.channel, "rummy start")
+    turn = [d for d in await world.bot.store.get_deadlines(table.id) if d.kind == "turn"]
+    assert len(turn) == 1 and (turn[0].due_at - world.env.now()).total_seconds() == 600
 
 
 async def absent_three_times(world: World, rng: random.Random) -> int:
