@@ -503,15 +503,18 @@ class TableService:
                 raise Refusal("absent.nothing_to_decide")
             if choice == "end":
                 return await self._apply(table, game, Resign(seat), by, None, claim=claim)
-            if claim is not None and not await self.store.claim_deadline(claim):
-                return table
             seats = [replace(s, timeouts=0) if s.seat == seat else s for s in table.seats]
             if choice == "replace":
                 old = seats[seat]
                 seats[seat] = replace(
                     old, user_id=None, is_computer=True, name=_computer_name(old.name)
                 )
+            # Seats first: the change is idempotent (a second try finds no absent player), and
+            # a crash before the claim leaves a deadline that no longer applies, not a question
+            # that no timer answers.
             await self.store.set_seats(table_id, seats)
+            if claim is not None:
+                await self.store.claim_deadline(claim)
             return await self.load(table_id)
 
     async def play_computer_turn(self, table_id: int) -> Played | None:
