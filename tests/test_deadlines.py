@@ -4,7 +4,7 @@ only together with the move it causes, and the dispatcher fires what is due, nea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,6 +14,16 @@ from bot.services.dispatcher import Dispatcher
 from bot.storage import Deadline, DeadlineGone, NewTable, SqliteStore
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Yield to the event loop until ``condition`` holds (the database thread needs a few
+    turns); no timed sleep."""
+    for _ in range(200_000):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the condition never held")
 
 
 @pytest.fixture
@@ -127,7 +137,8 @@ async def test_the_dispatcher_fires_each_due_deadline_once_and_wakes_for_new_one
         ],
     )
     dispatcher.start()
-    await asyncio.sleep(0.05)
+    await until(lambda: fired == ["boom"])
+    await until(lambda: dispatcher._timer is not None)
     assert fired == ["boom"], "past due fires at start; the failure is logged and marked fired"
     now["t"] = T0 + timedelta(seconds=31)
     await store.arm_deadlines(
@@ -139,6 +150,6 @@ async def test_the_dispatcher_fires_each_due_deadline_once_and_wakes_for_new_one
         ],
     )
     dispatcher.wake()
-    await asyncio.sleep(0.05)
+    await until(lambda: len(fired) == 3)
     assert sorted(fired) == ["boom", "remind", "turn"]
     await dispatcher.close()
