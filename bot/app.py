@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import signal
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -30,6 +31,7 @@ from bot.ui import errors
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.reconciler import Reconciler
+from rummy_engine import Event
 
 log = logging.getLogger(__name__)
 
@@ -136,22 +138,26 @@ class RummyBot(commands.Bot):
         self._store_closed = False
         self.stats = StatsService(store)
         self.tables = TableService(
-            store, gate=self.inflight, on_game_finished=self.stats.on_game_finished
+            store,
+            gate=self.inflight,
+            on_game_finished=self.stats.on_game_finished,
+            default_turn_timer=settings.turn_timer_minutes,
         )
+        self.reconciler = Reconciler(self, store, self.tables, gate=self.inflight)
+        # discord.utils.utcnow: the clock SimCord moves in tests (no test waits for real).
         self.autoplay = Autoplay(
             self.tables,
             self._publish,
             next_round_delay=settings.next_round_delay_seconds,
             computer_delay=settings.computer_delay_seconds,
-        )
-        self.reconciler = Reconciler(
-            self, store, self.tables, gate=self.inflight, next_round_at=self.autoplay.next_round_at
+            clock=discord.utils.utcnow,
+            remind=self.reconciler.remind,
         )
         self.ui = UiContext(self.tables, store, self.stats, self.reconciler, self.autoplay)
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
 
-    async def _publish(self, table: Table) -> None:
-        await self.reconciler.publish(table)
+    async def _publish(self, table: Table, events: Sequence[Event]) -> None:
+        await self.reconciler.publish(table, events=events)
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -171,6 +177,7 @@ class RummyBot(commands.Bot):
         await self.sync_commands_if_changed(force=self.force_sync)
         if self.restore_tables:
             await self.restore_active_tables()
+        self.autoplay.start()
 
     def _command_hash_key(self, guild: discord.abc.Snowflake | None) -> str:
         scope = "global" if guild is None else f"guild:{guild.id}"
@@ -203,15 +210,21 @@ class RummyBot(commands.Bot):
         """Bring back lobbies and games that were open when the bot stopped.
 
         Buttons need nothing (their custom_ids carry the table and turn and are parsed by the
-        registered dynamic items); rounds that were over get their next-round timer back,
-        counted from the move that ended them, and a computer whose turn it was plays on. Then
-        every table with a change Discord does not show yet is published, whatever step the
-        last run stopped at.
+        registered dynamic items). Deadlines are stored, so re-arming keeps every due time
+        (tables from before deadlines existed get theirs now); every table with a change
+        Discord does not show yet is published, whatever step the last run stopped at; then
+        the dispatcher starts and at once fires what fell due while the bot was down (each
+        deadline once: its claim is part of the move it causes).
         """
         records = await self.store.list_active_tables()
         log.info("Restoring %d open table(s)", len(records))
         for record in records:
-            self.autoplay.after(await self.tables.load(record.id))
+            try:
+                table = await self.tables.load(record.id)
+            except Exception:
+                log.exception("table %s cannot be loaded; /rummy cancel archives it", record.id)
+                continue
+            await self.autoplay.after(table)
         healed = await self.reconciler.heal()
         log.info("Re-published %d table(s) with changes not yet shown", healed)
         return records

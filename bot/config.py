@@ -24,6 +24,9 @@ DEFAULT_DATABASE = "rummy.db"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_NEXT_ROUND_DELAY_SECONDS = 30
 DEFAULT_COMPUTER_DELAY_SECONDS = 1
+DEFAULT_TURN_TIMER_MINUTES = 5
+#: The turn timers a table can have, in minutes (0 = off); the default must be one of them.
+TURN_TIMER_CHOICES = (0, 1, 2, 5, 10, 30)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 ENV_TOKEN = "DISCORD_TOKEN"
@@ -32,6 +35,7 @@ ENV_DEV_GUILD = "RUMMY_DEV_GUILD_ID"
 ENV_LOG_LEVEL = "RUMMY_LOG_LEVEL"
 ENV_NEXT_ROUND_DELAY = "RUMMY_NEXT_ROUND_DELAY_SECONDS"
 ENV_COMPUTER_DELAY = "RUMMY_COMPUTER_DELAY_SECONDS"
+ENV_TURN_TIMER = "RUMMY_TURN_TIMER_MINUTES"
 
 #: Every setting the bot reads, in the order they are documented.
 SETTING_NAMES = (
@@ -41,6 +45,7 @@ SETTING_NAMES = (
     ENV_LOG_LEVEL,
     ENV_NEXT_ROUND_DELAY,
     ENV_COMPUTER_DELAY,
+    ENV_TURN_TIMER,
 )
 
 # A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
@@ -66,6 +71,8 @@ class Settings:
     log_level: str = DEFAULT_LOG_LEVEL
     next_round_delay_seconds: int = DEFAULT_NEXT_ROUND_DELAY_SECONDS
     computer_delay_seconds: int = DEFAULT_COMPUTER_DELAY_SECONDS
+    #: The turn timer of a new table when /rummy new does not choose one (0 = off).
+    turn_timer_minutes: int = DEFAULT_TURN_TIMER_MINUTES
 
     def __repr__(self) -> str:
         # Never let the token reach a log line or a traceback.
@@ -74,7 +81,8 @@ class Settings:
             f"Settings(discord_token={token}, database={str(self.database)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
-            f"computer_delay_seconds={self.computer_delay_seconds!r})"
+            f"computer_delay_seconds={self.computer_delay_seconds!r}, "
+            f"turn_timer_minutes={self.turn_timer_minutes!r})"
         )
 
 
@@ -155,6 +163,17 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
 
     next_round = non_negative_int(ENV_NEXT_ROUND_DELAY, DEFAULT_NEXT_ROUND_DELAY_SECONDS)
     computer_delay = non_negative_int(ENV_COMPUTER_DELAY, DEFAULT_COMPUTER_DELAY_SECONDS)
+    turn_timer = non_negative_int(ENV_TURN_TIMER, DEFAULT_TURN_TIMER_MINUTES)
+    if turn_timer not in TURN_TIMER_CHOICES:
+        problems.append(
+            t(
+                "config.invalid_turn_timer",
+                name=ENV_TURN_TIMER,
+                value=turn_timer,
+                choices=", ".join(str(c) for c in TURN_TIMER_CHOICES),
+            )
+        )
+        turn_timer = DEFAULT_TURN_TIMER_MINUTES
 
     if problems:
         raise ConfigError(problems)
@@ -165,6 +184,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         log_level=log_level,
         next_round_delay_seconds=next_round,
         computer_delay_seconds=computer_delay,
+        turn_timer_minutes=turn_timer,
     )
 
 

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import moves
+from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
 from bot.ui.autocomplete import Suggestions
@@ -50,7 +51,15 @@ SOURCES = _choices("choice.source", "stock", "discard")
 LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
 STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
-NEW_OPTIONS = ("ace_mode", "discard_take", "bar_in_1v1", "max_jokers_per_meld", "basic_rounds")
+TIMERS = [plain(v, v) for v in TIMER_CHOICES]
+NEW_OPTIONS = (
+    "ace_mode",
+    "discard_take",
+    "bar_in_1v1",
+    "max_jokers_per_meld",
+    "basic_rounds",
+    TIMER_KEY,
+)
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("command.rummy")):
@@ -78,6 +87,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
         basic_rounds=_option_choices("basic_rounds"),
         language=LANGUAGES,
+        turn_timer=TIMERS,
     )
     async def new(
         self,
@@ -90,8 +100,9 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         max_jokers_per_meld: app_commands.Choice[str] | None = None,
         basic_rounds: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Choice[str] | None = None,
     ) -> None:
-        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds)
+        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds, turn_timer)
         options: dict[str, object] = {
             key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
         }

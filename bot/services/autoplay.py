@@ -1,29 +1,50 @@
 """What happens at a table without anyone clicking: the next round after a pause, a computer
-seat's turn. Turn timers will join them here.
+seat's turn, the turn timer (a private reminder, then the turn played for an absent player,
+then the host's choice about them), and housekeeping (idle lobbies and games close).
 
 Why a service of its own: the table service only answers requests, the Discord layer only shows
-what is stored; the work that follows a commit by itself sits between them. It publishes
-through a callback, so it never imports the Discord layer.
+what is stored; the work that follows a commit by itself sits between them. All of it is one
+mechanism: after every commit :meth:`Autoplay.after` stores the deadlines the table needs now
+(:class:`~bot.storage.Deadline`), and one :class:`~bot.services.dispatcher.Dispatcher` wakes
+for the nearest. It publishes and reminds through callbacks, so it never imports the Discord
+layer.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.services.tables import Table, TableService
-from bot.services.timers import TableTimers
-from bot.storage.base import utc_now
-from rummy_engine import Phase, RuleViolation
+from bot.services.dispatcher import Dispatcher
+from bot.services.tables import Played, Table, TableService
+from bot.services.turn_timer import REMIND_AT, turn_length
+from bot.storage import Deadline
+from bot.storage.base import Clock, utc_now
+from rummy_engine import Event, Phase, RuleViolation
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[Table], Awaitable[None]]
+Publish = Callable[[Table, Sequence[Event]], Awaitable[None]]
+#: Tell a player privately that their time is running out: (table, seat, when it runs out).
+Remind = Callable[[Table, int, datetime], Awaitable[None]]
+
+#: A lobby nobody touched for this long closes itself.
+LOBBY_IDLE = timedelta(minutes=30)
+#: A game no human played for this long ends without a result.
+GAME_IDLE = timedelta(hours=24)
+
+TURN, REMIND, ABSENT = "turn", "remind", "absent"
+NEXT_ROUND, COMPUTER = "next_round", "computer"
+LOBBY_IDLE_KIND, GAME_IDLE_KIND = "lobby_idle", "game_idle"
+
+
+async def _no_reminder(table: Table, seat: int, when: datetime) -> None:
+    return None
 
 
 class Autoplay:
-    """Arms and runs the delayed work of every table."""
+    """Arms the deadlines of every table and runs them when they are due."""
 
     def __init__(
         self,
@@ -32,51 +53,125 @@ class Autoplay:
         *,
         next_round_delay: float,
         computer_delay: float,
-        timers: TableTimers | None = None,
+        clock: Clock = utc_now,
+        remind: Remind = _no_reminder,
     ) -> None:
         self.tables = tables
+        self.store = tables.store
         self.publish = publish
-        self.next_round_delay = next_round_delay
-        self.computer_delay = computer_delay
-        self.timers = timers or TableTimers()
+        self.remind = remind
+        self.next_round_delay = timedelta(seconds=next_round_delay)
+        self.computer_delay = timedelta(seconds=computer_delay)
+        self.clock = clock
+        self.dispatcher = Dispatcher(self.store, self.fire, clock)
+        # What this process last armed per table, as (kind, generation) pairs: arming the same
+        # again changes no row, so the write (and the dispatcher's wake-up) is skipped. Only
+        # this process writes deadlines, and claims never change a generation, so it stays true.
+        self._armed: dict[int, tuple[tuple[str, str], ...]] = {}
 
-    def next_round_at(self, table: Table) -> datetime | None:
-        """When the automatic next round of a finished round is dealt (None if none is due)."""
+    # -- arming ----------------------------------------------------------------------------------
+
+    def wanted(self, table: Table, *, human: bool = False) -> list[Deadline]:
+        """The deadlines ``table`` needs now. A generation already stored keeps its due time, so
+        only a new turn, round or lobby change (or a human move, for the idle game) moves one."""
+        now, tid, record = self.clock(), table.id, table.record
+        if record.status == "lobby":
+            return [Deadline(tid, LOBBY_IDLE_KIND, now + LOBBY_IDLE, f"v{record.revision}")]
         game = table.game
-        if game is None or game.phase is not Phase.ROUND_OVER or table.record.status != "active":
-            return None
-        return table.record.updated_at + timedelta(seconds=self.next_round_delay)
-
-    def after(self, table: Table) -> None:
-        """Arm what the table needs next: the next round, or a computer's turn."""
-        game, tid = table.game, table.id
-        if game is None or table.record.status != "active":
-            self.timers.cancel(("next-round", tid))
-            return
-        due = self.next_round_at(table)
-        if due is not None:
-            delay = (due - utc_now()).total_seconds()
-            self.timers.schedule(("next-round", tid), delay, lambda: self.next_round(tid))
-        elif table.is_computer(game.current) and game.phase in (Phase.DRAW, Phase.PLAY):
-            self.timers.schedule(
-                ("computer", tid), self.computer_delay, lambda: self.computer_turn(tid)
+        if record.status != "active" or game is None:
+            return []
+        # Renewed once per turn a person played in (not per move), so a move inside a turn
+        # changes no deadline and costs no write.
+        human_turn = f"h{game.round_no}:{game.turn}" if human else ""
+        idle = Deadline(tid, GAME_IDLE_KIND, now + GAME_IDLE, human_turn)
+        wanted = [idle]
+        if game.phase is Phase.ROUND_OVER:
+            wanted.append(
+                Deadline(tid, NEXT_ROUND, now + self.next_round_delay, f"r{game.round_no}")
             )
+        turn = table.game_turn
+        if turn is not None and table.is_computer(game.current):
+            wanted.append(Deadline(tid, COMPUTER, now + self.computer_delay, turn, game.current))
+        elif turn is not None and table.turn_timer:
+            length = turn_length(table.turn_timer)
+            wanted.append(Deadline(tid, TURN, now + length, turn, game.current))
+            wanted.append(Deadline(tid, REMIND, now + length * REMIND_AT, turn, game.current))
+        absent = table.absent_seat()
+        if absent is not None and table.turn_timer:
+            length = turn_length(table.turn_timer)
+            wanted.append(Deadline(tid, ABSENT, now + length, f"s{absent}", absent))
+        return wanted
 
-    async def computer_turn(self, table_id: int) -> None:
-        """A computer seat plays its whole turn, then the table is published once."""
-        played = await self.tables.play_computer_turn(table_id)
-        if played is not None:
-            await self.publish(played.table)
-            self.after(played.table)
-
-    async def next_round(self, table_id: int) -> None:
-        """The timer's next round; a host who already dealt it leaves nothing to do."""
-        try:
-            played = await self.tables.next_round(table_id, None)
-        except RuleViolation:
+    async def after(self, table: Table, *, human: bool = False) -> None:
+        """Store what the table needs next (``human``: a person just acted) and wake the
+        dispatcher. Call it after every commit, before publishing, so the table message shows
+        the deadlines that will run."""
+        wanted = self.wanted(table, human=human)
+        key = tuple((d.kind, d.generation) for d in wanted)
+        if self._armed.get(table.id) == key:
             return
-        await self.publish(played.table)
-        self.after(played.table)
+        await self.store.arm_deadlines(table.id, wanted)
+        if wanted:
+            self._armed[table.id] = key
+        else:
+            self._armed.pop(table.id, None)
+        self.dispatcher.wake()
+
+    def start(self) -> None:
+        self.dispatcher.start()
 
     async def close(self) -> None:
-        await self.timers.close()
+        await self.dispatcher.close()
+
+    # -- firing ----------------------------------------------------------------------------------
+
+    async def fire(self, deadline: Deadline) -> None:
+        """Do what a due deadline stands for (each handler checks it still applies)."""
+        tid, kind = deadline.table_id, deadline.kind
+        if kind == COMPUTER:
+            await self._done(await self.tables.play_computer_turn(tid))
+        elif kind == NEXT_ROUND:
+            try:
+                await self._done(await self.tables.next_round(tid, None, claim=deadline))
+            except RuleViolation:
+                return
+        elif kind == TURN:
+            await self._done(await self.tables.play_timed_out_turn(tid, deadline))
+        elif kind == REMIND:
+            await self._reminder(deadline)
+        elif kind == ABSENT:
+            assert deadline.seat is not None
+            try:
+                change = await self.tables.decide_absent(
+                    tid, deadline.seat, "replace", None, claim=deadline
+                )
+            except RuleViolation:
+                return
+            await self._done(change)
+        elif kind in (LOBBY_IDLE_KIND, GAME_IDLE_KIND):
+            closed = await self.tables.close_idle(tid, deadline)
+            if closed is not None:
+                await self.after(closed)
+                await self.publish(closed, ())
+        else:
+            log.warning("table %s: unknown deadline kind %r", tid, kind)
+
+    async def _done(self, change: Played | Table | None) -> None:
+        if change is None:
+            return
+        table = change.table if isinstance(change, Played) else change
+        events = change.events if isinstance(change, Played) else ()
+        await self.after(table)
+        await self.publish(table, events)
+
+    async def _reminder(self, deadline: Deadline) -> None:
+        """Claimed first: a crash may lose a reminder, never send it twice."""
+        if not await self.store.claim_deadline(deadline):
+            return
+        table = await self.tables.load(deadline.table_id)
+        if table.game_turn != deadline.generation or deadline.seat is None:
+            return
+        turn = next((d for d in await self.store.get_deadlines(table.id) if d.kind == TURN), None)
+        if turn is None or turn.fired:
+            return
+        await self.remind(table, deadline.seat, turn.due_at)

@@ -94,6 +94,7 @@ def lobby_text(table: Table, locale: str) -> str:
         lines.append(t("lobby.options", locale, options=options_shown(table, locale)))
     else:
         lines.append(t("lobby.options_default", locale))
+    lines.append(timer_line(table, locale))
     by_seat = {s.seat: s for s in table.seats}
     if table.mode is Mode.TWO_V_TWO:
         for team, seats in ((0, (0, 2)), (1, (1, 3))):
@@ -155,8 +156,43 @@ def _scores_line(table: Table, view: PlayerView, names: Names, locale: str) -> s
     return " · ".join(parts)
 
 
+def timer_line(table: Table, locale: str) -> str:
+    """The table's turn timer, as the lobby shows it."""
+    if not table.turn_timer:
+        return t("timer.off", locale)
+    return t("timer.minutes", locale, count=table.turn_timer)
+
+
+def closed_line(table: Table, locale: str) -> str | None:
+    """Why a table closed by itself, if it did."""
+    reason = table.record.closed_reason
+    return t(f"closed.{reason}", locale) if reason else None
+
+
+def absent_line(table: Table, names: Names, locale: str, replace_at: datetime | None) -> str:
+    """The host's question about a player who timed out too often ("" when none is open)."""
+    seat = table.absent_seat()
+    if seat is None or table.record.status != "active":
+        return ""
+    when = relative_time(replace_at) if replace_at else t("table.soon", locale)
+    return t(
+        "absent.question",
+        locale,
+        player=names.name(seat),
+        host=f"<@{table.record.host_id}>",
+        count=table.timeouts(seat),
+        when=when,
+    )
+
+
 def table_text(
-    table: Table, names: Names, locale: str, *, next_round_at: datetime | None = None
+    table: Table,
+    names: Names,
+    locale: str,
+    *,
+    next_round_at: datetime | None = None,
+    turn_ends_at: datetime | None = None,
+    replace_at: datetime | None = None,
 ) -> str:
     """The text beside the table image: seats in turn order, piles, scores, whose turn."""
     view = public_view(table)
@@ -189,6 +225,14 @@ def table_text(
     if bar:
         lines.append(bar)
     lines.append(status_line(table, view, names, locale, next_round_at))
+    if turn_ends_at is not None and view.phase in (Phase.DRAW, Phase.PLAY):
+        lines.append(t("timer.turn_ends", locale, when=relative_time(turn_ends_at)))
+    absent = absent_line(table, names, locale, replace_at)
+    if absent:
+        lines.append(absent)
+    closed = closed_line(table, locale)
+    if closed:
+        lines.append(closed)
     return "\n".join(lines)
 
 
@@ -441,6 +485,9 @@ def meld_groups(table: Table, seat: int) -> tuple[tuple[Card, ...], ...]:
 def describe(events: Sequence[Event], names: Names, locale: str) -> str:
     """What just happened, for everyone: never a card from a hand that stays hidden."""
     lines = []
+    timed_out = next((e for e in events if e.kind == "turn_timed_out"), None)
+    if timed_out is not None and timed_out.seat is not None:
+        lines.append(t("move.timed_out", locale, player=names.name(timed_out.seat)))
     for event in events:
         if event.private or event.seat is None:
             continue
@@ -457,7 +504,7 @@ def describe(events: Sequence[Event], names: Names, locale: str) -> str:
             lines.append(t("move.undo", locale, player=player, card=_pretty(data["card"])))
         elif event.kind == "resigned":
             lines.append(t("move.resigned", locale, player=player))
-    if any(e.kind == "drew_stock" for e in events) and not lines:
+    if any(e.kind == "drew_stock" for e in events) and len(lines) == (timed_out is not None):
         seat = next(e.seat for e in events if e.kind == "drew_stock")
         lines.append(
             t("move.drew_stock", locale, player=names.name(seat if seat is not None else 0))

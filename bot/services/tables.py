@@ -19,11 +19,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.services import seating
+from bot.services.autoturn import timeout_action
 from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.services.seating import Mode
+from bot.services.turn_timer import ABSENT_AFTER, TIMER_KEY, split_options
 from bot.storage import (
     OPEN_STATUSES,
+    Deadline,
+    DeadlineGone,
     NewTable,
     SeatRecord,
     StaleVersion,
@@ -32,7 +36,7 @@ from bot.storage import (
     TableRecord,
 )
 from bot.storage.base import utc_now
-from bot.text import normalise
+from bot.text import normalise, t
 from rummy_engine import (
     Action,
     Deal,
@@ -79,7 +83,33 @@ class Table:
 
     @property
     def options(self) -> Options:
-        return Options.from_json(json.loads(self.record.options_json))
+        return Options.from_json(split_options(json.loads(self.record.options_json))[0])
+
+    @property
+    def turn_timer(self) -> int:
+        """The turn timer in minutes (0 = off)."""
+        return split_options(json.loads(self.record.options_json))[1] or 0
+
+    def timeouts(self, seat: int) -> int:
+        """Turns in a row the seat's player let the timer run out."""
+        return next((s.timeouts for s in self.seats if s.seat == seat), 0)
+
+    def absent_seat(self) -> int | None:
+        """The first human seat whose player timed out too often: the host decides about it."""
+        return next(
+            (s.seat for s in self.seats if not s.is_computer and s.timeouts >= ABSENT_AFTER),
+            None,
+        )
+
+    @property
+    def game_turn(self) -> str | None:
+        """Which turn is being played (round and turn), None outside a running turn."""
+        game = self.game
+        if game is None or self.record.status != "active":
+            return None
+        if game.phase not in (Phase.DRAW, Phase.PLAY):
+            return None
+        return f"{game.round_no}:{game.turn}"
 
     @property
     def is_lobby(self) -> bool:
@@ -141,8 +171,10 @@ class TableService:
         gate: InFlight | None = None,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         on_game_finished: GameFinished | None = None,
+        default_turn_timer: int = 0,
     ) -> None:
         self.store = store
+        self.default_turn_timer = default_turn_timer
         self.gate = gate or InFlight()
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
@@ -236,7 +268,12 @@ class TableService:
                     message=message,
                 )
             table_mode = Mode.for_variant(variant, mode)
-            chosen = Options.from_json(options or {})
+            engine_options, timer = split_options(dict(options or {}))
+            chosen = Options.from_json(engine_options)
+            stored = {
+                **chosen.changed(),
+                TIMER_KEY: self.default_turn_timer if timer is None else timer,
+            }
             record = await self.store.create_table(
                 NewTable(
                     guild_id=guild_id,
@@ -244,7 +281,7 @@ class TableService:
                     host_id=host_id,
                     variant=variant.value,
                     mode=table_mode.value,
-                    options_json=json.dumps(chosen.changed(), sort_keys=True),
+                    options_json=json.dumps(stored, sort_keys=True),
                     seed=self._seed_source(),
                     locale=normalise(locale or await self._server_locale(guild_id)),
                 )
@@ -332,12 +369,12 @@ class TableService:
 
         async def change(table: Table) -> None:
             self._require_host(table, by)
-            merged = {**table.options.changed(), key: value}
-            options = Options.from_json(merged)
+            merged = {**table.options.changed(), TIMER_KEY: table.turn_timer, key: value}
+            engine_options, timer = split_options(merged)
+            options = Options.from_json(engine_options)
             Rules(table.variant, _player_count(table), options)
-            await self.store.update_table_options(
-                table_id, json.dumps(options.changed(), sort_keys=True)
-            )
+            stored = {**options.changed(), TIMER_KEY: timer}
+            await self.store.update_table_options(table_id, json.dumps(stored, sort_keys=True))
 
         return await self._lobby_change(table_id, change)
 
@@ -370,15 +407,43 @@ class TableService:
         return normalise(await self._server_locale(table.record.guild_id))
 
     async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
-        """Close a lobby or stop a game without a result (host, or a member with Manage Server)."""
-        async with self._changing(table_id) as table:
-            if by != table.record.host_id and not can_manage_server:
+        """Close a lobby or stop a game without a result (host, or a member with Manage Server).
+
+        Reads only the table's record, never its game: a table whose stored state cannot be
+        loaded can still be cancelled (it is archived as cancelled, never deleted).
+        """
+        async with self.gate, self.lock(table_id):
+            record = await self.store.get_table(table_id)
+            if record is None:
+                raise Refusal("table.not_found", table=table_id)
+            if by != record.host_id and not can_manage_server:
                 raise Refusal("table.host_or_manager")
-            if table.record.status not in ("lobby", "active"):
+            if record.status not in ("lobby", "active"):
                 raise Refusal("table.not_open")
             record = await self.store.update_table_status(table_id, "cancelled")
             self._remember(record)
-            return replace(table, record=record)
+            try:
+                return await self.load(table_id)
+            except Exception:
+                log.exception("table %s: cancelled, but its stored state cannot be read", table_id)
+                return Table(record, (), None)
+
+    async def close_idle(self, table_id: int, claim: Deadline) -> Table | None:
+        """A lobby nobody touched, or a game no human played, closes without a result (no
+        rating changes); None if the deadline no longer applies."""
+        wanted = {"lobby_idle": "lobby", "game_idle": "active"}[claim.kind]
+        async with self.gate, self.lock(table_id):
+            record = await self.store.get_table(table_id)
+            if record is None or record.status != wanted:
+                return None
+            try:
+                closed = await self.store.update_table_status(
+                    table_id, "cancelled", reason=claim.kind, claim=claim
+                )
+            except DeadlineGone:
+                return None
+            self._remember(closed)
+            return await self.load(table_id)
 
     @staticmethod
     def _require_host(table: Table, user_id: int) -> None:
@@ -443,21 +508,83 @@ class TableService:
                 raise Refusal("button.stale")
             try:
                 action = build(game, seat)
-                return await self._apply(table, game, action, user_id, seat)
+                reset = (seat, 0) if table.timeouts(seat) else None
+                return await self._apply(table, game, action, user_id, seat, timeouts=reset)
             except Refusal:
                 raise
             except RuleViolation as error:
                 raise explain(error, table, seat) from None
 
-    async def next_round(self, table_id: int, by: int | None) -> Played:
-        """Deal the next round: the host's button, or the automatic timer (``by`` None)."""
+    async def next_round(
+        self, table_id: int, by: int | None, *, claim: Deadline | None = None
+    ) -> Played:
+        """Deal the next round: the host's button, or the automatic timer (``by`` None, its
+        deadline claimed with the deal)."""
         async with self._changing(table_id) as table:
             game = self._playing(table)
             if by is not None and by != table.record.host_id:
                 raise Refusal("table.host_only")
             if game.phase is not Phase.ROUND_OVER:
                 raise Refusal("round.not_over")
-            return await self._apply(table, game, StartRound(), by, None)
+            return await self._apply(table, game, StartRound(), by, None, claim=claim)
+
+    async def play_timed_out_turn(self, table_id: int, claim: Deadline) -> Played | None:
+        """The turn whose time ran out, played safely for its player (see
+        :mod:`bot.services.autoturn`); None if that turn is already over.
+
+        Each action is its own move; the one that ends the turn claims the deadline and counts
+        the timeout in the same transaction, so a crash in between plays the rest of the same
+        turn at the next start, and a finished turn is never played twice.
+        """
+        async with self._changing(table_id) as table:
+            game = table.game
+            if table.game_turn != claim.generation or game is None or claim.seat != game.current:
+                return None
+            seat, turn, round_no = game.current, game.turn, game.round_no
+            count = table.timeouts(seat) + 1
+            events: list[Event] = []
+            changed: set[int] = set()
+            played: Played | None = None
+            while game.turn == turn and game.round_no == round_no and table.game_turn:
+                action = timeout_action(game, seat)
+                played = await self._apply(
+                    table, game, action, None, seat, claim=claim, timeouts=(seat, count)
+                )
+                events += played.events
+                changed |= played.changed_hands
+                table = played.table
+                game = table.require_game()
+            assert played is not None
+            events.insert(0, Event("turn_timed_out", seat, {"count": count}))
+            return Played(table, events, seat, frozenset(changed))
+
+    async def decide_absent(
+        self, table_id: int, seat: int, choice: str, by: int | None, claim: Deadline | None = None
+    ) -> Played | Table:
+        """The host's answer about a player who timed out too often: ``replace`` the seat by a
+        computer, ``wait`` (the count starts again) or ``end`` the game (a forfeit of that
+        side). ``by`` None is the timer choosing ``replace`` when the host did not answer."""
+        async with self._changing(table_id) as table:
+            game = self._playing(table)
+            if by is not None and by != table.record.host_id:
+                raise Refusal("table.host_only")
+            if table.absent_seat() != seat:
+                raise Refusal("absent.nothing_to_decide")
+            if choice == "end":
+                return await self._apply(table, game, Resign(seat), by, None, claim=claim)
+            seats = [replace(s, timeouts=0) if s.seat == seat else s for s in table.seats]
+            if choice == "replace":
+                old = seats[seat]
+                seats[seat] = replace(
+                    old, user_id=None, is_computer=True, name=_computer_name(old.name)
+                )
+            # Seats first: the change is idempotent (a second try finds no absent player), and
+            # a crash before the claim leaves a deadline that no longer applies, not a question
+            # that no timer answers.
+            await self.store.set_seats(table_id, seats)
+            if claim is not None:
+                await self.store.claim_deadline(claim)
+            return await self.load(table_id)
 
     async def play_computer_turn(self, table_id: int) -> Played | None:
         """Let a computer seat play until its turn ends; None when it is not a computer's turn.
@@ -505,12 +632,36 @@ class TableService:
         return table.require_game()
 
     async def _apply(
-        self, table: Table, game: Game, action: Action, user_id: int | None, seat: int | None
+        self,
+        table: Table,
+        game: Game,
+        action: Action,
+        user_id: int | None,
+        seat: int | None,
+        *,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
     ) -> Played:
+        """Apply and commit one action. ``claim`` and ``timeouts`` are written with the move
+        that ends the turn (or round), never with a step inside it."""
         before = [list(h) for h in game.hands]
+        turn_before = (game.round_no, game.turn, game.phase)
         events = game.apply(action)
+        ends = (game.round_no, game.turn) != turn_before[:2] or game.phase not in (
+            Phase.DRAW,
+            Phase.PLAY,
+        )
         status = "finished" if game.phase is Phase.GAME_OVER else None
-        after = await self._commit(table, game, action_to_json(action), events, user_id, status)
+        after = await self._commit(
+            table,
+            game,
+            action_to_json(action),
+            events,
+            user_id,
+            status,
+            claim=claim if ends or turn_before[2] is Phase.ROUND_OVER else None,
+            timeouts=timeouts if ends or user_id is not None else None,
+        )
         changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
         played = Played(after, events, seat, changed)
         if played.game_ended and self._on_game_finished is not None:
@@ -530,9 +681,15 @@ class TableService:
         events: list[Event],
         user_id: int | None,
         status: Any = None,
+        *,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
     ) -> Table:
         """One transaction for the move; the table after it, built without reading it back."""
         snapshot = json.dumps(game.to_json())
+        if claim is not None and claim.kind == "turn":
+            # Stored with the move, so the table still says so after a restart.
+            events = [*events, Event("turn_timed_out", claim.seat, {})]
         try:
             version = await self.store.commit_move(
                 table.id,
@@ -542,11 +699,15 @@ class TableService:
                 json.dumps([e.to_json() for e in events]),
                 snapshot,
                 status=status,
+                claim=claim,
+                timeouts=timeouts,
             )
         except StaleVersion:
             raise Refusal("table.busy") from None
         except TableClosed:
             raise Refusal("table.not_open") from None
+        except DeadlineGone:
+            raise Refusal("table.busy") from None
         record = replace(
             table.record,
             version=version,
@@ -555,8 +716,13 @@ class TableService:
             status=status or table.record.status,
             updated_at=utc_now(),
         )
+        seats = table.seats
+        if timeouts is not None:
+            seats = tuple(
+                replace(s, timeouts=timeouts[1]) if s.seat == timeouts[0] else s for s in seats
+            )
         self._remember(record)
-        return Table(record, table.seats, game)
+        return Table(record, seats, game)
 
     async def replay(self, table_id: int) -> Game:
         """Rebuild a game from its move log (audit): must equal the stored snapshot."""
@@ -576,10 +742,13 @@ def explain(error: RuleViolation, table: Table, seat: int) -> Refusal:
     stuck = game.taken is not None and game.taken in game.hands[seat]
     if stuck and game.rules.must_use_discard and error.code != "take.must_lay_taken":
         assert game.taken is not None
-        return Refusal.from_violation(
-            error, then=("take.offer_undo", {"card": game.taken.pretty})
-        )
+        return Refusal.from_violation(error, then=("take.offer_undo", {"card": game.taken.pretty}))
     return Refusal.from_violation(error)
+
+
+def _computer_name(name: str | None) -> str:
+    """The seat name of a computer playing on for an absent player."""
+    return t("seat.replaced", name=name or "?")
 
 
 def _player_count(table: Table) -> int:

@@ -132,6 +132,9 @@ class TableRecord:
     published: int = 0
     #: The language chosen for this table's public messages; ``None`` follows the server's.
     locale: str | None = None
+    #: Why a table closed without a result (``None``: a move or the host closed it), e.g.
+    #: ``lobby_idle`` or ``game_idle``; the table message words it.
+    closed_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,8 @@ class SeatRecord:
     team: int | None = None
     name: str | None = None
     strength: str | None = None
+    #: Turns in a row this seat let the turn timer run out (0 once its player acts again).
+    timeouts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +194,34 @@ class PlayerPrefs:
     locale: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """Delayed work of a table, stored so a restart re-arms it (the durable-timer pattern).
+
+    One row per (table, kind). ``generation`` names what the deadline belongs to (a turn, a
+    round, a lobby revision): arming the same generation again keeps the row, its due time
+    and whether it already fired, so re-arming after every commit never postpones a deadline
+    nor fires it twice. ``fired`` is set by the transaction that acts on it (the claim).
+    """
+
+    table_id: int
+    kind: str
+    due_at: datetime
+    generation: str
+    seat: int | None = None
+    fired: bool = False
+
+
+class DeadlineGone(StorageError):
+    """A claimed deadline already fired or was replaced: the work it stood for is done."""
+
+    def __init__(self, table_id: int, kind: str, generation: str) -> None:
+        super().__init__(f"table {table_id}: deadline {kind} {generation} is no longer pending")
+        self.table_id = table_id
+        self.kind = kind
+        self.generation = generation
+
+
 @runtime_checkable
 class Store(Protocol):
     """Everything the bot persists. All methods are coroutines; one write = one transaction."""
@@ -219,8 +252,19 @@ class Store(Protocol):
         """Tables in lobby or active status (what a restart must restore), oldest first."""
         ...
 
-    async def update_table_status(self, table_id: int, status: TableStatus) -> TableRecord:
-        """Change the status without a move (e.g. cancelling a lobby)."""
+    async def update_table_status(
+        self,
+        table_id: int,
+        status: TableStatus,
+        *,
+        reason: str | None = None,
+        claim: Deadline | None = None,
+    ) -> TableRecord:
+        """Change the status without a move (e.g. cancelling a lobby).
+
+        ``reason`` is kept as ``closed_reason``; ``claim`` marks that deadline fired in the same
+        transaction and raises :class:`DeadlineGone` (nothing written) if it is not pending.
+        """
         ...
 
     async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
@@ -256,8 +300,15 @@ class Store(Protocol):
         snapshot_json: str,
         *,
         status: TableStatus | None = None,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
     ) -> int:
         """Append a move, store the new snapshot and bump the version, atomically.
+
+        ``claim`` marks a pending deadline fired in the same transaction (raising
+        :class:`DeadlineGone`, nothing written, if it already fired or was replaced), so a
+        deadline's move happens exactly once even across a crash. ``timeouts`` =
+        (seat, count) sets that seat's timed-out-turns counter in the same transaction.
 
         Returns the new version (= the move's ``seq``). Raises :class:`StaleVersion`
         if the stored version is not *expected_version*, :class:`TableNotFound`
@@ -269,6 +320,26 @@ class Store(Protocol):
 
     async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
         """Moves with ``seq > after_seq`` in order: enough to replay or audit a game."""
+        ...
+
+    # --- deadlines (migration 6) ---------------------------------------------
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+        """Make ``wanted`` the table's deadlines in one transaction: kinds not wanted are
+        removed; a wanted kind whose stored generation is the same is kept as it is (its due
+        time and ``fired``); otherwise it is (re)placed. An empty generation means "keep
+        whatever row of this kind exists"."""
+        ...
+
+    async def get_deadlines(self, table_id: int) -> list[Deadline]:
+        """The table's deadlines (fired ones included), by kind."""
+        ...
+
+    async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
+        """The pending (not fired) deadlines of open tables, nearest first."""
+        ...
+
+    async def claim_deadline(self, deadline: Deadline) -> bool:
+        """Mark a pending deadline fired; False if it already fired or was replaced."""
         ...
 
     # --- messages ------------------------------------------------------------

@@ -251,6 +251,29 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tables ADD COLUMN locale TEXT",
         ),
     ),
+    Migration(
+        8,
+        "turn timers and housekeeping: durable deadlines, timed-out turns, why a table closed",
+        (
+            # One row per (table, kind): the dispatcher sleeps until the nearest pending one.
+            # ``generation`` says what it belongs to (a turn, a round...); ``fired`` is set in
+            # the same transaction as the move the deadline causes, so it acts exactly once.
+            """
+            CREATE TABLE deadlines (
+                table_id    INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                kind        TEXT    NOT NULL,
+                due_at      TEXT    NOT NULL,
+                generation  TEXT    NOT NULL,
+                seat        INTEGER,
+                fired       INTEGER NOT NULL DEFAULT 0 CHECK (fired IN (0, 1)),
+                PRIMARY KEY (table_id, kind)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX deadlines_pending ON deadlines (due_at) WHERE fired = 0",
+            "ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tables ADD COLUMN closed_reason TEXT",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -35,6 +35,8 @@ from bot.storage.base import (
     OPEN_STATUSES,
     TABLE_STATUSES,
     Clock,
+    Deadline,
+    DeadlineGone,
     GamePlayerRecord,
     GameRecord,
     GameRoundRecord,
@@ -71,7 +73,7 @@ Row = tuple[Any, ...]
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published, locale"
+    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
 )
 
 #: The first bytes of every SQLite 3 database file.
@@ -106,6 +108,17 @@ def _from_text(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def _deadline_from_row(row: Row) -> Deadline:
+    return Deadline(
+        table_id=row[0],
+        kind=row[1],
+        due_at=_from_text(row[2]),
+        generation=row[3],
+        seat=row[4],
+        fired=bool(row[5]),
+    )
+
+
 def _check_status(status: str) -> TableStatus:
     for known in TABLE_STATUSES:
         if status == known:
@@ -132,6 +145,7 @@ def _table_from_row(row: Row) -> TableRecord:
         revision=row[14],
         published=row[15],
         locale=row[16],
+        closed_reason=row[17],
     )
 
 
@@ -325,20 +339,30 @@ class SqliteStore:
             rows = await self._fetchall(conn, sql, params)
         return [_table_from_row(row) for row in rows]
 
-    async def update_table_status(self, table_id: int, status: TableStatus) -> TableRecord:
+    async def update_table_status(
+        self,
+        table_id: int,
+        status: TableStatus,
+        *,
+        reason: str | None = None,
+        claim: Deadline | None = None,
+    ) -> TableRecord:
         status = _check_status(status)
         now = self._now()
         finished = now if status in CLOSED_STATUSES else None
         async with self._write() as conn:
+            if claim is not None:
+                await self._claim(conn, claim)
             row = await self._fetchone(
                 conn,
                 f"""
                 UPDATE tables SET status = ?, updated_at = ?, revision = revision + 1,
-                                  finished_at = COALESCE(finished_at, ?)
+                                  finished_at = COALESCE(finished_at, ?),
+                                  closed_reason = COALESCE(?, closed_reason)
                 WHERE id = ?
                 RETURNING {_TABLE_COLUMNS}
                 """,
-                (status, now, finished, table_id),
+                (status, now, finished, reason, table_id),
             )
             if row is None:
                 raise TableNotFound(table_id)
@@ -387,10 +411,19 @@ class SqliteStore:
                 raise TableNotFound(table_id)
             await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await conn.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, is_computer, team, name, strength) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, user_id, is_computer, team, name, strength, "
+                "timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (table_id, s.seat, s.user_id, int(s.is_computer), s.team, s.name, s.strength)
+                    (
+                        table_id,
+                        s.seat,
+                        s.user_id,
+                        int(s.is_computer),
+                        s.team,
+                        s.name,
+                        s.strength,
+                        s.timeouts,
+                    )
                     for s in seats
                 ],
             )
@@ -413,13 +446,19 @@ class SqliteStore:
     async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
         rows = await self._fetchall(
             conn,
-            "SELECT seat, user_id, is_computer, team, name, strength FROM seats "
+            "SELECT seat, user_id, is_computer, team, name, strength, timeouts FROM seats "
             "WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
         return [
             SeatRecord(
-                seat=r[0], user_id=r[1], is_computer=bool(r[2]), team=r[3], name=r[4], strength=r[5]
+                seat=r[0],
+                user_id=r[1],
+                is_computer=bool(r[2]),
+                team=r[3],
+                name=r[4],
+                strength=r[5],
+                timeouts=r[6],
             )
             for r in rows
         ]
@@ -436,6 +475,8 @@ class SqliteStore:
         snapshot_json: str,
         *,
         status: TableStatus | None = None,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
     ) -> int:
         # Shielded: once a move starts writing it runs to COMMIT or ROLLBACK even if
         # the caller is cancelled, so "cancelled" never hides "committed".
@@ -448,6 +489,8 @@ class SqliteStore:
                 events_json,
                 snapshot_json,
                 status,
+                claim,
+                timeouts,
             )
         )
 
@@ -460,6 +503,8 @@ class SqliteStore:
         events_json: str,
         snapshot_json: str,
         status: TableStatus | None,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
     ) -> int:
         new_status = None if status is None else _check_status(status)
         now = self._now()
@@ -474,6 +519,13 @@ class SqliteStore:
                 raise TableClosed(table_id, current_status)
             if current != expected_version:
                 raise StaleVersion(table_id, expected_version, current)
+            if claim is not None:
+                await self._claim(conn, claim)
+            if timeouts is not None:
+                await conn.execute(
+                    "UPDATE seats SET timeouts = ? WHERE table_id = ? AND seat = ?",
+                    (timeouts[1], table_id, timeouts[0]),
+                )
             new_version = current + 1
             await conn.execute(
                 "INSERT INTO moves (table_id, seq, actor_id, action, events, created_at) "
@@ -512,6 +564,71 @@ class SqliteStore:
             )
             for r in rows
         ]
+
+    # --- deadlines ------------------------------------------------------------------
+
+    async def _claim(self, conn: aiosqlite.Connection, deadline: Deadline) -> None:
+        """Inside a write: mark ``deadline`` fired, or raise DeadlineGone (rolls back)."""
+        row = await self._fetchone(
+            conn,
+            "UPDATE deadlines SET fired = 1 "
+            "WHERE table_id = ? AND kind = ? AND generation = ? AND fired = 0 RETURNING kind",
+            (deadline.table_id, deadline.kind, deadline.generation),
+        )
+        if row is None:
+            raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
+
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+        kinds = [d.kind for d in wanted]
+        async with self._write() as conn:
+            placeholders = ", ".join("?" for _ in kinds) or "''"
+            await conn.execute(
+                f"DELETE FROM deadlines WHERE table_id = ? AND kind NOT IN ({placeholders})",
+                (table_id, *kinds),
+            )
+            for d in wanted:
+                await conn.execute(
+                    """
+                    INSERT INTO deadlines (table_id, kind, due_at, generation, seat, fired)
+                    VALUES (?, ?, ?, ?, ?, 0)
+                    ON CONFLICT (table_id, kind) DO UPDATE
+                    SET due_at = excluded.due_at, generation = excluded.generation,
+                        seat = excluded.seat, fired = 0
+                    WHERE excluded.generation != '' AND generation != excluded.generation
+                    """,
+                    (table_id, d.kind, _to_text(d.due_at), d.generation, d.seat),
+                )
+
+    async def get_deadlines(self, table_id: int) -> list[Deadline]:
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
+                "WHERE table_id = ? ORDER BY kind",
+                (table_id,),
+            )
+        return [_deadline_from_row(r) for r in rows]
+
+    async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
+        placeholders = ", ".join("?" for _ in OPEN_STATUSES)
+        async with self._read() as conn:
+            rows = await self._fetchall(
+                conn,
+                "SELECT d.table_id, d.kind, d.due_at, d.generation, d.seat, d.fired "
+                "FROM deadlines d JOIN tables t ON t.id = d.table_id "
+                f"WHERE d.fired = 0 AND t.status IN ({placeholders}) "
+                "ORDER BY d.due_at, d.table_id, d.kind LIMIT ?",
+                (*OPEN_STATUSES, int(limit)),
+            )
+        return [_deadline_from_row(r) for r in rows]
+
+    async def claim_deadline(self, deadline: Deadline) -> bool:
+        try:
+            async with self._write() as conn:
+                await self._claim(conn, deadline)
+        except DeadlineGone:
+            return False
+        return True
 
     # --- messages ----------------------------------------------------------------
 
@@ -618,9 +735,7 @@ class SqliteStore:
                 f"WHERE user_id IN ({marks})",
                 wanted,
             )
-        found = {
-            r[0]: PlayerPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4]) for r in rows
-        }
+        found = {r[0]: PlayerPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4]) for r in rows}
         return {u: found.get(u, PlayerPrefs(user_id=u)) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:

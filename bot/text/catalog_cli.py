@@ -16,6 +16,10 @@ CLI_EN: dict[str, str] = {
     "config.invalid_log_level": (
         "{name} must be one of {choices}, but it is set to {value!r}."
     ),
+    "config.invalid_turn_timer": (
+        "{name} must be one of {choices} (minutes; 0 turns the timer off), but it is set to "
+        "{value}."
+    ),
     "config.env_file_missing": "The settings file {path} does not exist.",
     # --- command line ------------------------------------------------
     "cli.description": (

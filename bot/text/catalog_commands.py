@@ -19,6 +19,7 @@ COMMANDS_EN: dict[str, str] = {
     "command.new.bar_in_1v1": "The +1 bar in 1v1 (Rummy 51/71)",
     "command.new.max_jokers_per_meld": "Jokers allowed in one meld (Atlas)",
     "command.new.basic_rounds": "Rounds to play (Basic rummy)",
+    "command.new.turn_timer": "Minutes per turn before the turn is played for the player (default: the bot's)",
     "command.new.language": "Language of the table's public messages and pictures (default: the server's)",
     "command.join": "Sit down at this channel's table",
     "command.join.team": "The team to join (2v2)",

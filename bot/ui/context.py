@@ -43,16 +43,18 @@ class UiContext:
         *,
         prefs: Mapping[int, PlayerPrefs] | None = None,
     ) -> None:
-        """After a commit: bring the table's messages up to date, arm what comes next.
-        ``prefs``: the seated players' preferences, when the handler has read them already."""
+        """After a commit: arm what comes next (so the message shows its deadlines), then bring
+        the table's messages up to date. ``prefs``: the seated players' preferences, when the
+        handler has read them already."""
+        human = actor_id is not None
         if isinstance(change, Played):
+            await self.autoplay.after(change.table, human=human)
             await self.reconciler.publish(
                 change.table, events=change.events, actor_id=actor_id, prefs=prefs
             )
-            self.autoplay.after(change.table)
         else:
+            await self.autoplay.after(change, human=human)
             await self.reconciler.publish(change, actor_id=actor_id)
-            self.autoplay.after(change)
 
 
 class HasUi:

@@ -183,3 +183,12 @@ class LobbyHandlers:
             answer = t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=shown)
         await edit_panel(interaction, answer, view=None)
         await self.ui.committed(table, interaction.user.id)
+
+    async def decide_absent(
+        self, interaction: discord.Interaction, table_id: int, seat: int, choice: str
+    ) -> None:
+        """The host's answer about a player who let the timer run out too often."""
+        await defer_private(interaction)
+        change = await self.ui.tables.decide_absent(table_id, seat, choice, interaction.user.id)
+        await reply(interaction, t(f"absent.{choice}_done", locale_of(interaction)))
+        await self.ui.committed(change, interaction.user.id)

@@ -16,7 +16,7 @@ import hashlib
 import io
 import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -115,16 +115,25 @@ def table_draft(
     locale: str,
     *,
     last_events: Sequence[Event] = (),
-    next_round_at: datetime | None = None,
+    deadlines: Mapping[str, datetime] | None = None,
 ) -> Draft:
-    """The table message: the lobby while seating, then the game with its picture."""
+    """The table message: the lobby while seating, then the game with its picture.
+    ``deadlines`` (kind -> due time) are the stored deadlines the message announces."""
     names = presenter.names_for(table)
+    due = deadlines or {}
     if table.game is None:
         text = presenter.lobby_text(table, locale)
         if table.record.status == "cancelled":
-            text += "\n" + t("lobby.cancelled", locale)
+            text += "\n" + (presenter.closed_line(table, locale) or t("lobby.cancelled", locale))
         return _draft(text, lobby_view(table, locale), None, None, "")
-    text = presenter.table_text(table, names, locale, next_round_at=next_round_at)
+    text = presenter.table_text(
+        table,
+        names,
+        locale,
+        next_round_at=due.get("next_round"),
+        turn_ends_at=due.get("turn"),
+        replace_at=due.get("absent"),
+    )
     last_move = presenter.describe(last_events, names, locale)
     if last_move:
         text = f"{text}\n_{last_move}_"

@@ -11,6 +11,7 @@ import discord
 from bot.services.seating import Mode
 from bot.services.selection import encode, encode_melds
 from bot.services.tables import Table
+from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY, shown_timer
 from bot.text import SUPPORTED_LOCALES, option_value, t
 from bot.text.safe import LABEL_LIMIT, cut
 from bot.ui.widgets import Action, TableButton, TableSelect, component_view
@@ -88,7 +89,31 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
         TableButton(
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
+        *absent_buttons(table, locale),
     )
+
+
+def absent_buttons(table: Table, locale: str) -> list[TableButton]:
+    """The host's choice about a player who let the timer run out too often (second row)."""
+    seat = table.absent_seat()
+    if seat is None:
+        return []
+    tid, arg = table.id, str(seat)
+    return [
+        TableButton(
+            tid, 0, Action.ABSENT_REPLACE, t("button.absent_replace", locale), arg=arg, row=1
+        ),
+        TableButton(tid, 0, Action.ABSENT_WAIT, t("button.absent_wait", locale), arg=arg, row=1),
+        TableButton(
+            tid,
+            0,
+            Action.ABSENT_END,
+            t("button.absent_end", locale),
+            arg=arg,
+            style=discord.ButtonStyle.danger,
+            row=1,
+        ),
+    ]
 
 
 def panel_view(
@@ -264,6 +289,14 @@ def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.Vi
         )
         for spec in options_for(table.variant)
     ]
+    options.insert(
+        0,
+        discord.SelectOption(
+            label=cut(t("option.turn_timer", locale), LABEL_LIMIT),
+            value=TIMER_KEY,
+            description=shown_timer(table.turn_timer),
+        ),
+    )
     options.append(
         discord.SelectOption(
             label=t(f"option.{LANGUAGE}", locale),
@@ -300,6 +333,11 @@ def value_view(table: Table, key: str, locale: str, table_locale: str) -> discor
                 label=t(f"choice.language.{v}", locale), value=v, default=v == table_locale
             )
             for v in SUPPORTED_LOCALES
+        ]
+    elif key == TIMER_KEY:
+        current = shown_timer(table.turn_timer)
+        options = [
+            discord.SelectOption(label=v, value=v, default=v == current) for v in TIMER_CHOICES
         ]
     else:
         current = shown_option(table.options, key)

@@ -25,14 +25,14 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import discord
 
 from bot.services.inflight import InFlight, ShuttingDown
-from bot.services.presenter import names_for
+from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
 from bot.storage import MessageRef, PlayerPrefs, Store
 from bot.text import normalise, t
@@ -115,13 +115,11 @@ class Reconciler:
         tables: TableService,
         *,
         gate: InFlight,
-        next_round_at: Callable[[Table], datetime | None] = lambda table: None,
     ) -> None:
         self.client = client
         self.store = store
         self.tables = tables
         self.gate = gate
-        self.next_round_at = next_round_at
         self.pictures = Pictures()
         self._pending: dict[int, _Pending] = {}
 
@@ -277,9 +275,8 @@ class Reconciler:
         events: Sequence[Event],
         locale: str,
     ) -> None:
-        draft = table_draft(
-            table, locale, last_events=events, next_round_at=self.next_round_at(table)
-        )
+        due = {d.kind: d.due_at for d in await self.store.get_deadlines(table.id) if not d.fired}
+        draft = table_draft(table, locale, last_events=events, deadlines=due)
         ref = refs.get(TABLE)
         if ref is not None and ref.stamp == draft.stamp:
             return
@@ -399,6 +396,30 @@ class Reconciler:
             t("hand.dm_closed", locale, player=names.mention(seat)),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(prefs.user_id)]),
         )
+
+    async def remind(self, table: Table, seat: int, ends_at: datetime) -> None:
+        """The private reminder that a turn is running out: a DM, or nothing at all when the
+        player's DMs are closed (never a public message)."""
+        user_id = table.user_at(seat)
+        if user_id is None:
+            return
+        prefs = await self.store.get_player_prefs(user_id)
+        if prefs.dm_closed:
+            return
+        text = t(
+            "timer.reminder",
+            self.locale,
+            table=table.id,
+            channel=f"<#{table.record.channel_id}>",
+            when=relative_time(ends_at),
+        )
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.Forbidden:
+            log.info("table %s: reminder not sent, seat %s has DMs closed", table.id, seat)
+        except (discord.HTTPException, OSError) as error:
+            log.warning("table %s: reminder to seat %s failed (%s)", table.id, seat, error)
 
     # -- Discord calls --------------------------------------------------------------------------
 

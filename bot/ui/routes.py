@@ -7,7 +7,7 @@ import discord
 from bot.services import moves
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
-from bot.ui.widgets import Action, Click, Router
+from bot.ui.widgets import ABSENT_CHOICES, Action, Click, Router
 from rummy_engine.ai import Strength
 
 SEATING = frozenset(
@@ -46,6 +46,8 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await play.show_hand(interaction, tid)
         elif action is Action.NEXT_ROUND:
             await play.next_round(interaction, tid)
+        elif action in ABSENT_CHOICES:
+            await lobby.decide_absent(interaction, tid, int(click.arg), ABSENT_CHOICES[action])
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
         else:

@@ -46,6 +46,9 @@ class Action(StrEnum):
     ARRANGE = "arrange"
     ADD_END = "addend"
     ADD_COMPUTER_AS = "addbotas"
+    ABSENT_REPLACE = "absrep"
+    ABSENT_WAIT = "abswait"
+    ABSENT_END = "absend"
 
 
 SELECT_ACTIONS = frozenset(
@@ -61,6 +64,12 @@ SELECT_ACTIONS = frozenset(
     }
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS
+#: The host's answers about an absent player (the arg is the seat).
+ABSENT_CHOICES = {
+    Action.ABSENT_REPLACE: "replace",
+    Action.ABSENT_WAIT: "wait",
+    Action.ABSENT_END: "end",
+}
 _ARG = r"(?::(?P<arg>[A-Za-z0-9_]*))?"
 
 

@@ -39,11 +39,14 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
 
 
-def make_bot(db: Path, seed: int = 7, computer_delay: int = 0) -> RummyBot:
-    """The real bot on ``db``; computers play at once unless a test asks for the delay
-    (SimCord waits out such sleeps in real time)."""
+def make_bot(db: Path, seed: int = 7, computer_delay: int = 0, turn_timer: int = 0) -> RummyBot:
+    """The real bot on ``db``; computers play at once unless a test asks for the delay, and
+    tables have no turn timer unless a test asks for one (minutes)."""
     settings = Settings(
-        database=db, next_round_delay_seconds=30, computer_delay_seconds=computer_delay
+        database=db,
+        next_round_delay_seconds=30,
+        computer_delay_seconds=computer_delay,
+        turn_timer_minutes=turn_timer,
     )
     bot = RummyBot(settings, SqliteStore(db))
     bot.tables._seed_source = lambda: seed
@@ -137,7 +140,8 @@ class World:
             dms = [
                 m
                 for m in member.user.dm_channel.history()
-                if f"table #{table.id}" in m.content or f"#{table.id}" in m.content
+                if (f"table #{table.id}" in m.content or f"#{table.id}" in m.content)
+                and "Your hand" in m.content  # a turn reminder shows no card
             ]
             if not dms:
                 continue

@@ -85,7 +85,8 @@ async def test_computer_turn_survives_a_restart(world: World, db_path) -> None:
     # The discard is committed but the bot stops before arming the computer's turn.
     await world.bot.tables.act(table.id, alice.user.id, lambda g, seat: Discard(seat, card.face))
     assert (await world.table()).require_game().current == 1
-    assert ("computer", table.id) not in world.bot.autoplay.timers.pending
+    deadlines = await world.bot.store.get_deadlines(table.id)
+    assert "computer" not in {d.kind for d in deadlines}
     await world.env.restart_bot(make_bot(db_path, computer_delay=1))
     await old.close()
     await world.env.advance_time(2)

@@ -1,0 +1,118 @@
+"""One task that sleeps until the nearest stored deadline and hands it over (the durable-timer
+pattern of RoboDanny's reminder cog).
+
+Why one task instead of a task per timer: the deadlines live in the database, so the process
+only needs to know the nearest one. Arming a deadline wakes the task to look again; a restart
+starts it and it finds what is due, including deadlines that passed while the bot was down.
+The clock and the sleep are injected, so tests move time instead of waiting for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.services.inflight import ShuttingDown
+from bot.storage import Deadline, Store
+from bot.storage.base import Clock
+
+log = logging.getLogger(__name__)
+
+Fire = Callable[[Deadline], Awaitable[None]]
+#: The longest sleep between two looks at the database (a safety net, not a poll).
+MAX_SLEEP_SECONDS = 3600.0
+
+
+class Dispatcher:
+    """Runs each due deadline once, nearest first.
+
+    Between looks it holds one event-loop timer (``call_later``) for the nearest deadline, not
+    a sleeping task: arming a nearer deadline replaces the timer without cancelling anything
+    that might be in the middle of a move, and the loop's clock is the one tests move.
+    """
+
+    def __init__(self, store: Store, fire: Fire, clock: Clock) -> None:
+        self.store = store
+        self.fire = fire
+        self.clock = clock
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._again = False  # a wake-up came while a look was running
+        self._closed = False
+
+    def start(self) -> None:
+        self._closed = False
+        self._kick()
+
+    def wake(self) -> None:
+        """A deadline was armed or changed: look at the nearest one again."""
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._closed:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.create_task(self._look(), name="deadline-dispatcher")
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run_due(self) -> int:
+        """Fire every deadline due now; returns how many (start-up and tests call it too)."""
+        fired = 0
+        while True:
+            now = self.clock()
+            due = [d for d in await self.store.next_deadlines() if d.due_at <= now]
+            if not due:
+                return fired
+            for deadline in due:
+                await self._fire_once(deadline)
+                fired += 1
+
+    async def _fire_once(self, deadline: Deadline) -> None:
+        """Fire; whatever happens, the deadline is marked fired afterwards (a no-op when the
+        work claimed it in its own transaction), so a failing deadline cannot spin."""
+        try:
+            await self.fire(deadline)
+        except ShuttingDown:
+            raise
+        except Exception:
+            log.exception("deadline %s of table %s failed", deadline.kind, deadline.table_id)
+        await self.store.claim_deadline(deadline)
+
+    async def _look(self) -> None:
+        """Fire what is due, then set the timer for the nearest pending deadline."""
+        while True:
+            self._again = False
+            try:
+                await self.run_due()
+                pending = await self.store.next_deadlines(1)
+            except ShuttingDown:
+                return
+            except Exception:
+                log.exception("the deadline dispatcher failed; looking again in a minute")
+                pending, delay = [], 60.0
+            else:
+                delay = MAX_SLEEP_SECONDS
+                if pending:
+                    delay = min(delay, (pending[0].due_at - self.clock()).total_seconds())
+            if not self._again:
+                break
+        if not self._closed:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(max(0.0, delay), self._kick)
