@@ -263,12 +263,17 @@ async def test_a_typed_discard_reads_twice_and_commits_once(
         monkeypatch.setattr(store, name, counted)
     await alice.slash(world.channel, "rummy discard", card="3c")
     # One read for the table and its seats, one for the players' preferences; the channel's
-    # table and what each message shows are known from before. Then the move's commit, the
-    # new turn notice (durably: a new message) and what the edited messages now show.
-    assert calls == [
+    # table and what each message shows are known from before. Then the move's commit, the new
+    # turn's deadlines (armed before publishing, so the table shows them, and read back for the
+    # message), the new turn notice (durably: a new message) and what the edited messages show.
+    # The dispatcher, woken by the new deadlines, looks for the nearest one in its own task.
+    move_path = [c for c in calls if c != "next_deadlines"]
+    assert move_path == [
         "get_table_and_seats",
         "commit_move",
         "get_players_prefs",
+        "arm_deadlines",
+        "get_deadlines",
         "set_message_ref",
         "mark_published",
     ], calls
