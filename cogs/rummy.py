@@ -51,7 +51,8 @@ SOURCES = _choices("choice.source", "stock", "discard")
 LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
 STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
-TIMERS = [plain(v, v) for v in TIMER_CHOICES]
+# minutes read the same in every language; "off" is named by the catalogue
+TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
 NEW_OPTIONS = (
     "ace_mode",
     "discard_take",
