@@ -406,9 +406,10 @@ class Reconciler:
         prefs = await self.store.get_player_prefs(user_id)
         if prefs.dm_closed:
             return
+        locale = normalise(prefs.locale) if prefs.locale else await self.tables.public_locale(table)
         text = t(
             "timer.reminder",
-            self.locale,
+            locale,
             table=table.id,
             channel=f"<#{table.record.channel_id}>",
             when=relative_time(ends_at),
