@@ -369,32 +369,24 @@ class SqliteStore:
         return _table_from_row(row)
 
     async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
-        now = self._now()
-        async with self._write() as conn:
-            row = await self._fetchone(
-                conn,
-                f"""
-                UPDATE tables SET options = ?, updated_at = ?, revision = revision + 1
-                WHERE id = ?
-                RETURNING {_TABLE_COLUMNS}
-                """,
-                (options_json, now, table_id),
-            )
-            if row is None:
-                raise TableNotFound(table_id)
-        return _table_from_row(row)
+        return await self._set_table_column(table_id, "options", options_json)
 
     async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
-        now = self._now()
+        return await self._set_table_column(table_id, "locale", locale)
+
+    async def _set_table_column(
+        self, table_id: int, column: Literal["options", "locale"], value: str | None
+    ) -> TableRecord:
+        """Change one lobby setting of a table (a new revision, so Discord shows it)."""
         async with self._write() as conn:
             row = await self._fetchone(
                 conn,
                 f"""
-                UPDATE tables SET locale = ?, updated_at = ?, revision = revision + 1
+                UPDATE tables SET {column} = ?, updated_at = ?, revision = revision + 1
                 WHERE id = ?
                 RETURNING {_TABLE_COLUMNS}
                 """,
-                (locale, now, table_id),
+                (value, self._now(), table_id),
             )
             if row is None:
                 raise TableNotFound(table_id)

@@ -112,13 +112,18 @@ class LobbyHandlers:
     async def ask_strength(self, interaction: discord.Interaction, table_id: int) -> None:
         """The Add computer button: the host picks the new seat's strength in a private select."""
         await defer_private(interaction)
+        table = await self._host_lobby(interaction, table_id)
+        locale = locale_of(interaction)
+        await reply(interaction, t("lobby.pick_strength", locale), view=strength_view(table, locale))
+
+    async def _host_lobby(self, interaction: discord.Interaction, table_id: int) -> Table:
+        """The table, if it is still a lobby and the caller is its host (else the refusal)."""
         table = await self.ui.tables.load(table_id)
         if interaction.user.id != table.record.host_id:
             raise Refusal("table.host_only")
         if not table.is_lobby:
             raise Refusal("lobby.already_started")
-        locale = locale_of(interaction)
-        await reply(interaction, t("lobby.pick_strength", locale), view=strength_view(table, locale))
+        return table
 
     async def kick(self, interaction: discord.Interaction, target: discord.abc.User) -> None:
         await defer_private(interaction)
@@ -146,11 +151,7 @@ class LobbyHandlers:
 
     async def settings(self, interaction: discord.Interaction, table_id: int) -> None:
         await defer_private(interaction)
-        table = await self.ui.tables.load(table_id)
-        if interaction.user.id != table.record.host_id:
-            raise Refusal("table.host_only")
-        if not table.is_lobby:
-            raise Refusal("lobby.already_started")
+        table = await self._host_lobby(interaction, table_id)
         locale = locale_of(interaction)
         table_locale = await self.ui.tables.public_locale(table)
         await reply(
