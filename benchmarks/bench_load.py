@@ -40,9 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.services.presenter import hand_lines
 from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
-from tests.test_e2e_crash import REPO_ROOT, connected
+from tests.test_e2e_crash import connected
 
 PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
@@ -85,15 +86,7 @@ class Run:
 
 def start_bot(emu: DiscordEmulator, db: Path, profile: Path | None) -> subprocess.Popen[bytes]:
     """The real ``rummy-bot run`` against the emulator, under cProfile when asked."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(db.parent),
-        "PYTHONPATH": str(REPO_ROOT),
-        "DISCORD_TOKEN": emu.token,
-        "RUMMY_DATABASE": str(db),
-        "EMULATOR_HTTP": emu.http_base,
-        "EMULATOR_GATEWAY": emu.gateway_url,
-    }
+    env = process_env(emu.http_base, emu.gateway_url, emu.token, db)
     profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
     return subprocess.Popen(
         [sys.executable, *profiler, "-m", "tests.discord_emulator.launch", "run"],

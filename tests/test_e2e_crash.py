@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import pytest
 
 from rummy_engine import Game
 from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 
@@ -27,15 +27,7 @@ BOT_CALLS_AFTER_A_DISCARD = 5  # table edit, notice deleted, notice posted, two 
 
 
 def start_bot(emu: DiscordEmulator, db: Path) -> subprocess.Popen[bytes]:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(db.parent),
-        "PYTHONPATH": str(REPO_ROOT),
-        "DISCORD_TOKEN": emu.token,
-        "RUMMY_DATABASE": str(db),
-        "EMULATOR_HTTP": emu.http_base,
-        "EMULATOR_GATEWAY": emu.gateway_url,
-    }
+    env = process_env(emu.http_base, emu.gateway_url, emu.token, db)
     return subprocess.Popen(
         [sys.executable, "-m", "tests.discord_emulator.launch", "run"],
         cwd=db.parent,

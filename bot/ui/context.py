@@ -26,6 +26,13 @@ class UiContext:
     autoplay: Autoplay
     locale: str = "en"
 
+    async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
+        """The table a command or click is about: the one its component names, else the open
+        table of the channel it was typed in (found without loading it)."""
+        if table_id is not None:
+            return table_id
+        return await self.tables.id_here(interaction.guild_id, interaction.channel_id)
+
     async def remember_player(self, interaction: discord.Interaction) -> None:
         """Keep the player's language for the messages the bot sends them unasked (their hand
         DMs). Discord only tells it when they interact; the lobby actions, start, the hand and

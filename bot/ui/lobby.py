@@ -32,11 +32,6 @@ class LobbyHandlers:
     def __init__(self, ui: UiContext) -> None:
         self.ui = ui
 
-    async def _table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        if table_id is not None:
-            return table_id
-        return await self.ui.tables.id_here(interaction.guild_id, interaction.channel_id)
-
     async def new_table(
         self,
         interaction: discord.Interaction,
@@ -82,7 +77,7 @@ class LobbyHandlers:
         """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
-        tid = await self._table_id(interaction, table_id)
+        tid = await self.ui.table_id(interaction, table_id)
         user, locale = interaction.user, locale_of(interaction)
         tables = self.ui.tables
         table: Table | Played
@@ -127,7 +122,7 @@ class LobbyHandlers:
 
     async def kick(self, interaction: discord.Interaction, target: discord.abc.User) -> None:
         await defer_private(interaction)
-        tid = await self._table_id(interaction, None)
+        tid = await self.ui.table_id(interaction, None)
         table = await self.ui.tables.kick(
             tid, interaction.user.id, target.id, name=target.display_name
         )
@@ -144,7 +139,7 @@ class LobbyHandlers:
     async def start(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
-        tid = await self._table_id(interaction, table_id)
+        tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.start(tid, interaction.user.id)
         await reply(interaction, t("lobby.started", locale_of(interaction)))
         await self.ui.committed(played, interaction.user.id)

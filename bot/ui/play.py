@@ -41,11 +41,6 @@ class PlayHandlers:
             return await self.ui.tables.load(table_id)
         return await self.ui.tables.here(interaction.guild_id, interaction.channel_id)
 
-    async def _table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        if table_id is not None:
-            return table_id
-        return await self.ui.tables.id_here(interaction.guild_id, interaction.channel_id)
-
     async def play(
         self,
         interaction: discord.Interaction,
@@ -60,7 +55,7 @@ class PlayHandlers:
             await defer_update(interaction)
         else:
             await defer_private(interaction)
-        tid = await self._table_id(interaction, table_id)
+        tid = await self.ui.table_id(interaction, table_id)
         try:
             played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)
         except moves.Ask as ask:
@@ -158,7 +153,7 @@ class PlayHandlers:
 
     async def next_round(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
-        tid = await self._table_id(interaction, table_id)
+        tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.next_round(tid, interaction.user.id)
         await reply(interaction, t("you.done", locale_of(interaction)))
         await self.ui.committed(played, interaction.user.id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import discord
 import yarl
@@ -17,6 +18,21 @@ import yarl
 from bot.cli import main
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def process_env(http_base: str, gateway_url: str, token: str, db: Path) -> dict[str, str]:
+    """The environment of a bot process started with this module: a clean one, as on a fresh
+    machine, with the emulator's addresses and token and the database at ``db``."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(db.parent),
+        "PYTHONPATH": str(REPO_ROOT),
+        "DISCORD_TOKEN": token,
+        "RUMMY_DATABASE": str(db),
+        "EMULATOR_HTTP": http_base,
+        "EMULATOR_GATEWAY": gateway_url,
+    }
 
 
 def point_at_emulator() -> None:
