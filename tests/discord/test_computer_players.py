@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 from rummy_engine import Discard, Phase
 from tests.discord.conftest import World, make_bot, play_step
 
@@ -35,8 +33,6 @@ async def open_with_computer(
     await alice.slash(world.channel, "rummy start")
 
 
-# A whole game of computer turns settles inside one interaction; give a busy machine time.
-@pytest.mark.simcord(settle_timeout=60)
 async def test_computer_plays_a_whole_game(world: World) -> None:
     await open_with_computer(world)
     rng = random.Random(4)
