@@ -228,3 +228,20 @@ async def test_start_is_refused_while_seats_are_empty(world: World) -> None:
     cancelled = await alice.slash(world.channel, "rummy cancel")
     assert cancelled.response.content == "This table was cancelled."
     assert (await world.table()).record.status == "cancelled"
+
+
+async def test_two_computers_play_1v1_until_the_host_cancels(world: World) -> None:
+    alice = world.players[0]
+    await open_lobby(world, "r71", "1v1")
+    await sit_out(world)
+    for strength in ("easy", "strong"):
+        await alice.slash(world.channel, "rummy computer", action="addbot", strength=strength)
+    await alice.slash(world.channel, "rummy start")
+    for _ in range(3):
+        await world.env.advance_time(DELAY)
+    table = await world.table()
+    assert table.require_game().turn >= 3, "the computers play by themselves"
+    cancelled = await alice.slash(world.channel, "rummy cancel")
+    assert cancelled.response.content == "This table was cancelled."
+    assert (await world.table()).record.status == "cancelled"
+    assert await world.bot.store.get_game_record(table.id) is None, "nothing is recorded"
