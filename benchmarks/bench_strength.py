@@ -1,11 +1,12 @@
 """How strong the computer players are, measured by playing whole games:
-``python benchmarks/bench_strength.py [GAMES] [OTHER_GAMES]``.
+``python benchmarks/bench_strength.py [GAMES] [OTHER_GAMES] [VARIANTS]``.
 
 For the three headline pairs (strong vs easy, strong vs the pre-issue-12 player ``baseline``,
 normal vs the plain ``greedy`` player) it plays GAMES games (default 500) of Rummy 51 1v1 and
 OTHER_GAMES games (default 100) of every other variant and mode, swapping seats every other game,
 on all cores. It prints each pair's win rate with its 95% Wilson interval, and the CPU time of
 every engine computer turn (median and worst), which the bot needs to stay responsive.
+VARIANTS (e.g. ``basic`` or ``r51,basic``) measures only those variants' rows.
 Goals: strong beats easy in >= 75% and baseline in >= 60%, normal beats greedy in >= 97% (Rummy
 51 1v1); a computer turn takes <= 20 ms median, <= 200 ms worst.
 """
@@ -75,9 +76,11 @@ def _row(variant: str, players: int, pair: tuple[str, str], tally: Tally) -> str
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     other = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    wanted = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else {v.value for v in Variant}
+    tables = [(variant, players) for variant, players in TABLES if variant.value in wanted]
     jobs: list[Job] = [
         (variant.value, players, pair, i)
-        for variant, players in TABLES
+        for variant, players in tables
         for pair in PAIRS
         for i in range(games if (variant, players) == (Variant.R51, 2) else other)
     ]
@@ -92,7 +95,7 @@ def main() -> None:
     print(f"\n{len(jobs)} games in {time.time() - started:.0f} s on {multiprocessing.cpu_count()} cores\n")
     print("| variant | mode | pair (first wins) | games | win rate | 95% Wilson | rounds | unfinished |")
     print("|---|---|---|---|---|---|---|---|")
-    for variant, players in TABLES:
+    for variant, players in tables:
         for pair in PAIRS:
             print(_row(variant.value, players, pair, tallies[(variant.value, players, pair)]))
     times = sorted(t for tally in tallies.values() for t in tally.turn_seconds)

@@ -87,7 +87,7 @@ def lobby_text(table: Table, locale: str) -> str:
     """The lobby message: variant, options that differ from the defaults, and the seats."""
     lines = [
         f"**{variant_title(table, locale)}**",
-        t("lobby.host", locale, host=f"<@{table.record.host_id}>"),
+        host_line(table, locale),
     ]
     changed = table.options.changed()
     if changed:
@@ -117,6 +117,13 @@ def lobby_text(table: Table, locale: str) -> str:
         )
     lines.append(t("lobby.how_to_start", locale, minimum=table.mode.minimum))
     return "\n".join(lines)
+
+
+def host_line(table: Table, locale: str) -> str:
+    """Who hosts the table, and whether they play in it (a host may sit out)."""
+    host = table.record.host_id
+    key = "lobby.host" if table.seat_of(host) is not None else "lobby.host_not_playing"
+    return t(key, locale, host=f"<@{host}>")
 
 
 def _seated(seat: SeatRecord, locale: str) -> str:

@@ -250,7 +250,7 @@ class TableService:
         host_name: str | None = None,
         locale: str | None = None,
     ) -> Table:
-        """Open a lobby in a channel, with the host seated.
+        """Open a lobby in a channel, with the host seated (they may stand up later).
 
         ``locale`` is the language of the table's public messages; ``None`` takes the server's
         preferred language as it is now (see :meth:`public_locale`).
@@ -318,9 +318,21 @@ class TableService:
         return await self._lobby_change(table_id, change)
 
     async def leave_lobby(self, table_id: int, user_id: int) -> Table:
+        """Give up a seat in the lobby. The host only stands up: the table stays theirs (the
+        host is kept on the table's record, not on a seat), so they may start a game of
+        computers, or sit down again."""
+
         async def change(table: Table) -> None:
-            if user_id == table.record.host_id:
-                raise Refusal("lobby.host_cannot_leave")
+            await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
+
+        return await self._lobby_change(table_id, change)
+
+    async def sit_out(self, table_id: int, user_id: int) -> Table:
+        """The host stands up and stays the host; anyone else is told how to leave instead."""
+
+        async def change(table: Table) -> None:
+            if user_id != table.record.host_id:
+                raise Refusal("lobby.sit_out_host_only")
             await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
 
         return await self._lobby_change(table_id, change)
@@ -331,7 +343,7 @@ class TableService:
         async def change(table: Table) -> None:
             self._require_host(table, by)
             if user_id == by:
-                raise Refusal("lobby.host_cannot_leave")
+                raise Refusal("lobby.kick_self")
             if table.seat_of(user_id) is None:
                 raise Refusal("lobby.kick_not_seated", player=name)
             await self.store.set_seats(table_id, seating.leave(table.seats, user_id))

@@ -74,7 +74,8 @@ class LobbyHandlers:
         target: discord.abc.User | None = None,
         strength: Strength = Strength.NORMAL,
     ) -> None:
-        """Join, leave, kick, add or remove a computer, cancel: one answer, one publication."""
+        """Join, leave, sit out, add or remove a computer, cancel: one answer, one
+        publication."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
         tid = await self.ui.table_id(interaction, table_id)
@@ -86,7 +87,9 @@ class LobbyHandlers:
             table = await tables.join(tid, user.id, chosen, name=user.display_name)
             answer = t("lobby.joined", locale)
         elif action is Action.LEAVE:
-            table, answer = await self._leave(tid, user.id), t("lobby.left", locale)
+            table, answer = await self._leave(tid, user.id, locale)
+        elif action is Action.SIT_OUT:
+            table, answer = await tables.sit_out(tid, user.id), t("lobby.sat_out", locale)
         elif action is Action.ADD_COMPUTER:
             current = await tables.load(tid)
             number = 1 + sum(s.is_computer for s in current.seats)
@@ -129,12 +132,15 @@ class LobbyHandlers:
         await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
         await self.ui.committed(table, interaction.user.id)
 
-    async def _leave(self, table_id: int, user_id: int) -> Table | Played:
-        """Leave the lobby, or forfeit a running game."""
+    async def _leave(self, table_id: int, user_id: int, locale: str) -> tuple[Table | Played, str]:
+        """Leave the lobby (the host only stands up and keeps the table), or forfeit a running
+        game; with the answer that says which."""
         table = await self.ui.tables.load(table_id)
-        if table.is_lobby:
-            return await self.ui.tables.leave_lobby(table_id, user_id)
-        return await self.ui.tables.resign(table_id, user_id)
+        if not table.is_lobby:
+            return await self.ui.tables.resign(table_id, user_id), t("lobby.left", locale)
+        left = await self.ui.tables.leave_lobby(table_id, user_id)
+        host = user_id == table.record.host_id
+        return left, t("lobby.sat_out" if host else "lobby.left", locale)
 
     async def start(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)

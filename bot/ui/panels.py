@@ -23,7 +23,9 @@ PRIMARY = discord.ButtonStyle.primary
 
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
-    """Join/leave/start and the host's settings; nothing once the lobby is closed."""
+    """Join/leave/start and the host's tools (settings, computers, sitting out, cancel);
+    nothing once the lobby is closed. Sit out is greyed while the host has no seat: they sit
+    down again with the Join buttons."""
     if not table.is_lobby:
         return None
     tid = table.id
@@ -49,6 +51,14 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
             t("button.remove_computer", locale),
             row=1,
             disabled=not any(s.is_computer for s in table.seats),
+        ),
+        TableButton(
+            tid,
+            0,
+            Action.SIT_OUT,
+            t("button.sit_out", locale),
+            row=1,
+            disabled=table.seat_of(table.record.host_id) is None,
         ),
         TableButton(
             tid,

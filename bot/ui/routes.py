@@ -16,6 +16,7 @@ SEATING = frozenset(
         Action.JOIN_A,
         Action.JOIN_B,
         Action.LEAVE,
+        Action.SIT_OUT,
         Action.CANCEL,
         Action.REMOVE_COMPUTER,
     }

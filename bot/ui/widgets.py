@@ -26,6 +26,7 @@ class Action(StrEnum):
     JOIN_A = "join_a"
     JOIN_B = "join_b"
     LEAVE = "leave"
+    SIT_OUT = "sitout"
     START = "start"
     CANCEL = "cancel"
     SETTINGS = "settings"

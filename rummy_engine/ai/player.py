@@ -14,7 +14,8 @@ Why the strengths differ where they do:
 * strong also keeps its jokers working: it lays natural melds first and spends a joker only to get
   close to going out or when an opponent is; it treats feeding the next player's lay-offs as a
   last resort, avoids cards that build on what that player took from the pile, and knows which
-  half-made melds are dead because their missing cards are all in sight.
+  half-made melds are dead because their missing cards are all in sight. In Basic rummy it keeps
+  its melds in hand for a rummy until an opponent is down to a few cards.
 
 No cycles: a discard is taken only if it raises the hand's worth by a clear margin, and never a
 card this seat threw away earlier in the round, so two computers cannot pass cards back and forth.
@@ -50,6 +51,10 @@ DANGER_CARDS = 4  # an opponent who laid down and holds this few cards may go ou
 EASY_SLIP = 0.7  # how often an easy player throws a random loose card
 KEEP_JOKERS_ABOVE = 5  # with more cards than this in hand, strong does not spend a joker
 NO_JOKERS = 200  # a joker cost that keeps jokers out of melds
+#: In Basic rummy strong keeps its melds in hand until an opponent holds this few cards: 3 against
+#: one opponent, 1 against several (measured with benchmarks/bench_strength.py; see `_holds`).
+HOLD_UNTIL_HEADS_UP = 3
+HOLD_UNTIL = 1
 
 
 class Strength(enum.Enum):
@@ -256,8 +261,20 @@ class Turn:
         melds = self.model(self.hand, NO_JOKERS if keep else 20).arrange(self.hand).melds
         return tuple(sorted((m for m in melds if not (keep and m.jokers)), key=lambda m: -len(m.cards)))
 
+    def _holds(self) -> bool:
+        """Strong, in Basic rummy, keeps its melds and lay-offs in hand: going out in one turn
+        pays double, and a meld on the table is a lay-off target for every opponent. It lets go
+        once an opponent is down to a few cards, when being caught with them costs most. (Against
+        the pre-issue player this took the Basic win rates from about 50% to about 70-78%.)"""
+        rules = self.rules
+        if self.strength is not Strength.STRONG or rules.variant is not Variant.BASIC:
+            return False
+        close = HOLD_UNTIL_HEADS_UP if rules.players == 2 else HOLD_UNTIL
+        sizes = self.view.hand_sizes
+        return all(sizes[s] > close for s in range(rules.players) if s != self.seat)
+
     def _lay_meld(self) -> Action | None:
-        if not self.may_lay():
+        if not self.may_lay() or self._holds():
             return None
         for meld in self.melds_to_lay():
             action = lay_action(self.seat, [meld], ())
@@ -266,7 +283,7 @@ class Turn:
         return None
 
     def _lay_off(self) -> Action | None:
-        if not self.may_lay() or not self.table:
+        if not self.may_lay() or not self.table or self._holds():
             return None
         spend_jokers = self.danger or (self.strength is not Strength.STRONG and len(self.hand) <= 3)
         for card in self.hand:

@@ -243,7 +243,9 @@ async def test_lobby_rules(world: World) -> None:
     assert full.response.content == "Team A is full; join the other team."
     await carol.slash(world.channel, "rummy join", team=1)
     early = await alice.slash(world.channel, "rummy start")
-    assert early.response.content == "The game needs 4 players; 3 are seated."
+    assert early.response.content == (
+        "The game needs 4 players; 3 are seated. Fill the free seats with Join or Add computer."
+    )
     not_host = await bob.slash(world.channel, "rummy start")
     assert "Only the host" in not_host.response.content
     await dave.slash(world.channel, "rummy join")

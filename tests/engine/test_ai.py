@@ -150,6 +150,20 @@ def test_strong_dumps_its_joker_when_an_opponent_is_about_to_go_out() -> None:
     assert isinstance(close_action, Lay) and close_action.layoffs[0][1][0].text == "JK"
 
 
+def test_strong_holds_its_basic_melds_for_a_rummy_until_an_opponent_is_close() -> None:
+    """Basic rummy: strong keeps a made meld (and a lay-off) in hand while the opponent holds
+    many cards, lays them once the opponent is down to 3; normal lays at once."""
+    basic = Rules(Variant.BASIC, 2)
+    table = [("2c 3c 4c", 1)]
+    calm = position(basic, ["7h 8h 9h 5c Kd Qs", "2s 4d 6d 8s 10s Jd Kc 9c"], table=table)
+    close = position(basic, ["7h 8h 9h 5c Kd Qs", "2s 4d 6d"], table=table)
+    held = decide(player_view(calm, 0), basic, random.Random(1), Strength.STRONG)
+    assert isinstance(held, Discard) and held.card.text not in ("7h", "8h", "9h", "5c")
+    for game, strength in ((close, Strength.STRONG), (calm, Strength.NORMAL)):
+        laid = decide(player_view(game, 0), basic, random.Random(1), strength)
+        assert isinstance(laid, Lay), (strength, laid)
+
+
 def test_a_computer_never_takes_back_its_own_discard() -> None:
     rules = Rules(Variant.SIMPLE, 2)
     hands = ["7h 8h 2s 2d 4c 9c Jd Qs Kd 5s 6d 3c 10s", "2c 3d 4d 5c 6c 8c 10c Jc Qc Kc Ac 2h 3h"]
