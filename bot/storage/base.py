@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
 
 TableStatus = Literal["lobby", "active", "finished", "cancelled"]
 TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cancelled")
@@ -28,6 +29,24 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """Default clock: timezone-aware UTC now. Inject another one in tests."""
     return datetime.now(UTC)
+
+
+#: URL schemes that select the PostgreSQL store (``RUMMY_DATABASE=postgresql://…``).
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether a ``RUMMY_DATABASE`` value names a PostgreSQL server (else it is a file path)."""
+    return urlsplit(target).scheme in POSTGRES_SCHEMES
+
+
+def masked_url(url: str) -> str:
+    """*url* with any password replaced, safe for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class StorageError(Exception):
