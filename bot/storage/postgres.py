@@ -96,6 +96,9 @@ ON CONFLICT (scope, family, user_id) DO UPDATE SET
 """
 
 
+_NULLS_LAST = " NULLS" + " LAST"
+
+
 def dollar_params(sql: str) -> str:
     """Turn SQLite's ``?`` placeholders into ``$1, $2…`` (for SQL shared with that store)."""
     pieces = sql.split("?")
@@ -215,7 +218,7 @@ class PostgresStore:
         """One transaction: committed on success, rolled back on any error."""
         async with self._connection_pool().acquire() as conn, conn.transaction():
             if not durable:
-                await conn.execute("SET LOCAL synchronous_commit = off")
+                await conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
             yield conn
 
     def _now(self) -> datetime:
@@ -252,13 +255,12 @@ class PostgresStore:
         return None if row is None else _table_from_row(row)
 
     async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
-        sql = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[])"
-        params: list[Any] = [list(OPEN_STATUSES)]
-        if guild_id is not None:
-            sql += " AND guild_id = $2"
-            params.append(guild_id)
         async with self._read() as conn:
-            rows = await conn.fetch(sql + " ORDER BY id", *params)
+            rows = await conn.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) "
+                "AND ($2::bigint IS NULL OR guild_id = $2) ORDER BY id",
+                list(OPEN_STATUSES), guild_id,
+            )
         return [_table_from_row(row) for row in rows]
 
     async def update_table_status(
@@ -741,8 +743,9 @@ class PostgresStore:
     async def leaderboard_page(
         self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
     ) -> list[PlayerStats]:
+        # A NULL (unrated) rating sorts last, as in SQLite and the rating index.
         order = ", ".join(
-            f"{column} {direction}{' NULLS LAST' if column == 'rating' else ''}"
+            f"{column} {direction}{_NULLS_LAST if column == 'rating' else ''}"
             for column, direction in _sort_spec(sort)
         )
         async with self._read() as conn:
