@@ -415,7 +415,7 @@ def _check_postgres(url: str, report: Report) -> None:
     report.add("note", t("doctor.db.url", url=describe_target(url)))
     try:
         found = asyncio.run(_probe_postgres(url))
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         report.add("problem", t("doctor.db.pg_unreachable", error=error))
         return
     report.add("ok", t("doctor.db.pg_connected", version=found.server))

@@ -52,7 +52,7 @@ class CopyResult:
 
 
 def _exists(target: str | Path) -> bool:
-    return isinstance(target, str) and is_postgres_url(target) or Path(target).exists()
+    return (isinstance(target, str) and is_postgres_url(target)) or Path(target).exists()
 
 
 async def copy_database(source: str | Path, target: str | Path) -> CopyResult:
