@@ -491,3 +491,20 @@ async def test_closed_store_refuses_work(store_url: str | Path) -> None:
     assert not closed.is_open
     with pytest.raises(Exception, match="not open"):
         await closed.get_meta("x")
+
+
+async def test_mark_published_stores_refs_and_never_goes_back(store: Store) -> None:
+    table = await store.create_table(new_table())
+    await store.commit_move(table.id, 0, 1, "1", "[]", '"s1"')
+    assert [t.id for t in await store.list_unpublished_tables()] == [table.id]
+    refs = [MessageRef(table.id, "table", 20, 1, "a", 2), MessageRef(table.id, "hand:1", 5, 2)]
+    await store.mark_published(table.id, 2, refs)
+    assert await store.list_unpublished_tables() == []
+    await store.mark_published(table.id, 1, [MessageRef(table.id, "table", 20, 7, "b", 1)])
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.published == 2, "an older publication never wins"
+    assert await store.get_message_refs(table.id) == [
+        MessageRef(table.id, "hand:1", 5, 2),
+        MessageRef(table.id, "table", 20, 7, "b", 1),
+    ]
+    await store.mark_published(table.id, 2)  # no references: only the revision

@@ -144,6 +144,13 @@ def _player_from_row(row: asyncpg.Record) -> GamePlayerRecord:
     return GamePlayerRecord(*row)
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Return a connection to the pool as it is, without asyncpg's default ``RESET ALL`` round
+    trip after every call: the store changes no session state (settings are ``SET LOCAL``, the
+    migration lock is released explicitly)."""
+    del conn
+
+
 class PostgresStore:
     """A :class:`~bot.storage.base.Store` on a PostgreSQL database (``postgresql://`` URL).
 
@@ -170,7 +177,11 @@ class PostgresStore:
             return
         try:
             pool = await asyncpg.create_pool(
-                self.url, min_size=self._min, max_size=self._max, command_timeout=60
+                self.url,
+                min_size=self._min,
+                max_size=self._max,
+                command_timeout=60,
+                reset=_keep_session,
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StorageError(
@@ -214,11 +225,9 @@ class PostgresStore:
             yield conn
 
     @asynccontextmanager
-    async def _write(self, *, durable: bool = True) -> AsyncIterator[asyncpg.Connection]:
+    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
         """One transaction: committed on success, rolled back on any error."""
         async with self._connection_pool().acquire() as conn, conn.transaction():
-            if not durable:
-                await conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
             yield conn
 
     def _now(self) -> datetime:
@@ -338,13 +347,19 @@ class PostgresStore:
     async def get_table_and_seats(
         self, table_id: int
     ) -> tuple[TableRecord, list[SeatRecord]] | None:
+        # One round trip: the table's columns repeated on each of its seats (or once, seatless).
         async with self._read() as conn:
-            row = await conn.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
+            rows = await conn.fetch(
+                f"SELECT {_TABLE_COLUMNS}, s.seat, s.user_id, s.is_computer, s.team, s.name, "
+                "s.strength, s.timeouts FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
+                "WHERE t.id = $1 ORDER BY s.seat",
+                table_id,
             )
-            if row is None:
-                return None
-            return _table_from_row(row), await self._seats(conn, table_id)
+        if not rows:
+            return None
+        width = len(_TABLE_COLUMNS.split(","))
+        seats = [SeatRecord(*row[width:]) for row in rows if row[width] is not None]
+        return _table_from_row(rows[0]), seats
 
     @staticmethod
     async def _seats(conn: asyncpg.Connection, table_id: int) -> list[SeatRecord]:
@@ -529,11 +544,28 @@ class PostgresStore:
     async def mark_published(
         self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
     ) -> None:
-        async with self._write(durable=False) as conn:
-            await self._upsert_refs(conn, refs)
+        # One statement: the references (as arrays) and the published revision. The
+        # set_config in it makes this transaction's commit skip the WAL flush wait.
+        async with self._write() as conn:
             await conn.execute(
-                "UPDATE tables SET published = GREATEST(published, $1) WHERE id = $2",
-                revision, table_id,
+                """
+                WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+                refs AS (
+                    INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp,
+                                              revision)
+                    SELECT $1, * FROM unnest($3::text[], $4::bigint[], $5::bigint[],
+                                             $6::text[], $7::integer[])
+                    ON CONFLICT (table_id, kind)
+                    DO UPDATE SET channel_id = excluded.channel_id,
+                                  message_id = excluded.message_id,
+                                  stamp = excluded.stamp, revision = excluded.revision
+                )
+                UPDATE tables SET published = GREATEST(published, $2)
+                FROM relaxed WHERE id = $1
+                """,
+                table_id, revision, [r.kind for r in refs], [r.channel_id for r in refs],
+                [r.message_id for r in refs], [r.stamp for r in refs],
+                [r.revision for r in refs],
             )
 
     async def list_unpublished_tables(self) -> list[TableRecord]:

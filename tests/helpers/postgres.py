@@ -71,7 +71,8 @@ def _free_port() -> int:
 
 @dataclass(frozen=True)
 class Server:
-    """A running throw-away cluster; ``dsn`` reaches its ``rummy`` database over loopback."""
+    """A running throw-away cluster. ``dsn`` reaches its ``rummy`` database through the unix
+    socket in its folder (about twice as fast as loopback TCP, which it also listens on)."""
 
     folder: Path
     port: int
@@ -79,7 +80,7 @@ class Server:
 
     @property
     def dsn(self) -> str:
-        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{DATABASE}"
+        return f"postgresql://{SUPERUSER}@/{DATABASE}?host={self.folder}&port={self.port}"
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder (nothing in it is worth keeping)."""
