@@ -4,8 +4,7 @@ beside PostgreSQL.
 Why: the SQLite store runs in WAL mode with ``synchronous=FULL`` so that an acknowledged move
 survives a power cut; ``synchronous=NORMAL`` survives a crash of the process but may lose the
 last commits on power loss. The PostgreSQL store commits with the server's default
-``synchronous_commit = on`` (the WAL is flushed before the answer), over a loopback
-connection. Without ``--postgres`` the script starts a throw-away PostgreSQL server with its
+``synchronous_commit = on`` (the WAL is flushed before the answer), over loopback TCP. Without ``--postgres`` the script starts a throw-away PostgreSQL server with its
 default (durable) settings in a temporary folder next to ``--dir`` and removes it afterwards.
 
 Run from the folder where the database will live (fsync cost depends on the
@@ -118,7 +117,7 @@ def main() -> None:
         parent = Path(tempfile.mkdtemp(dir=args.dir, prefix=".bench-pg-"))
         parent.chmod(0o755)  # the server runs as another user when this runs as root
         server = postgres.start(parent / "pg", durable=True)
-    url = args.postgres if server is None else server.dsn
+    url = args.postgres if server is None else server.tcp_dsn
     joiner = "&" if "?" in url else "?"
     try:
         for writers in (1, args.writers):

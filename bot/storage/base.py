@@ -1,8 +1,8 @@
 """The storage interface the rest of the bot talks to.
 
 Why a Protocol plus plain dataclasses: cogs and the game service depend only on
-this module, so a PostgreSQL implementation can be added later without touching
-them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
+this module, so the SQLite and PostgreSQL implementations are interchangeable
+without touching them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
 is type-checked and cannot depend on a driver's row type. Game snapshots,
 actions and events are opaque JSON text here: storage never imports the engine
 or discord.

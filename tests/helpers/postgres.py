@@ -82,6 +82,11 @@ class Server:
     def dsn(self) -> str:
         return f"postgresql://{SUPERUSER}@/{DATABASE}?host={self.folder}&port={self.port}"
 
+    @property
+    def tcp_dsn(self) -> str:
+        """The same database over loopback TCP (what a bot on another host would use)."""
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{DATABASE}"
+
     def stop(self) -> None:
         """Stop the server at once and remove its folder (nothing in it is worth keeping)."""
         if (self.folder / "data" / "postmaster.pid").exists():
