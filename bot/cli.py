@@ -154,7 +154,7 @@ async def _open_store(store: Store) -> None:
     contacting Discord; setup_hook's open() is then a no-op."""
     try:
         await store.open()
-    except (sqlite3.Error, OSError) as error:
+    except (sqlite3.Error, OSError, asyncpg.PostgresError) as error:
         raise StorageError(str(error)) from error
 
 
