@@ -184,7 +184,7 @@ def test_postgres_migrations_mirror_the_sqlite_ones() -> None:
 
 
 async def pg_columns(url: str) -> dict[str, list[str]]:
-    async with PostgresStore(url) as opened, opened._read() as conn:
+    async with PostgresStore(url) as opened, opened._autocommit() as conn:
         rows = await conn.fetch(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND table_name <> 'schema_version' "

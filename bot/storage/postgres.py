@@ -98,6 +98,28 @@ ON CONFLICT (scope, family, user_id) DO UPDATE SET
 
 _NULLS_LAST = " NULLS" + " LAST"
 
+#: Upsert message references of table $1 given as arrays $2..$6 (kinds, channels, messages,
+#: stamps, revisions): a WITH clause, so callers append the statement that follows it.
+_UPSERT_REFS = """
+WITH refs AS (
+    INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp, revision)
+    SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::integer[])
+    ON CONFLICT (table_id, kind)
+    DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
+                  stamp = excluded.stamp, revision = excluded.revision
+)"""
+
+
+def _ref_arrays(refs: Sequence[MessageRef]) -> tuple[list[Any], ...]:
+    """The columns of *refs* as arrays, for :data:`_UPSERT_REFS`."""
+    return (
+        [r.kind for r in refs],
+        [r.channel_id for r in refs],
+        [r.message_id for r in refs],
+        [r.stamp for r in refs],
+        [r.revision for r in refs],
+    )
+
 
 def dollar_params(sql: str) -> str:
     """Turn SQLite's ``?`` placeholders into ``$1, $2…`` (for SQL shared with that store)."""
@@ -220,7 +242,10 @@ class PostgresStore:
         return self._pool
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[asyncpg.Connection]:
+    async def _autocommit(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection outside any explicit transaction: for reads, and for writes that are
+        one statement (PostgreSQL commits each statement atomically, before it answers), which
+        saves the BEGIN and COMMIT round trips."""
         async with self._connection_pool().acquire() as conn:
             yield conn
 
@@ -234,7 +259,7 @@ class PostgresStore:
         return _aware(self._clock())
 
     async def schema_version(self) -> int:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             return await get_schema_version(conn)
 
     # --- tables ----------------------------------------------------------------
@@ -242,7 +267,7 @@ class PostgresStore:
     async def create_table(self, new: NewTable) -> TableRecord:
         status = _check_status(new.status)
         now = self._now()
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(
                 f"""
                 INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode,
@@ -257,14 +282,14 @@ class PostgresStore:
         return _table_from_row(row)
 
     async def get_table(self, table_id: int) -> TableRecord | None:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
             )
         return None if row is None else _table_from_row(row)
 
     async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) "
                 "AND ($2::bigint IS NULL OR guild_id = $2) ORDER BY id",
@@ -283,7 +308,7 @@ class PostgresStore:
         status = _check_status(status)
         now = self._now()
         finished = now if status in CLOSED_STATUSES else None
-        async with self._write() as conn:
+        async with self._write() if claim else self._autocommit() as conn:
             if claim is not None:
                 await self._claim(conn, claim)
             row = await conn.fetchrow(
@@ -309,7 +334,7 @@ class PostgresStore:
     async def _set_table_column(
         self, table_id: int, column: Literal["options", "locale"], value: str | None
     ) -> TableRecord:
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(
                 f"""
                 UPDATE tables SET {column} = $1, updated_at = $2, revision = revision + 1
@@ -341,14 +366,14 @@ class PostgresStore:
             )
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             return await self._seats(conn, table_id)
 
     async def get_table_and_seats(
         self, table_id: int
     ) -> tuple[TableRecord, list[SeatRecord]] | None:
         # One round trip: the table's columns repeated on each of its seats (or once, seatless).
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_TABLE_COLUMNS}, s.seat, s.user_id, s.is_computer, s.team, s.name, "
                 "s.strength, s.timeouts FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
@@ -446,7 +471,7 @@ class PostgresStore:
         return new_version
 
     async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT table_id, seq, actor_id, action, events, created_at FROM moves "
                 "WHERE table_id = $1 AND seq > $2 ORDER BY seq",
@@ -468,25 +493,31 @@ class PostgresStore:
             raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
 
     async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
-        async with self._write() as conn:
+        # One statement: the DELETE removes only kinds not wanted and the upsert touches only
+        # wanted kinds, so the two never meet on a row.
+        async with self._autocommit() as conn:
             await conn.execute(
-                "DELETE FROM deadlines WHERE table_id = $1 AND kind <> ALL($2::text[])",
-                table_id, [d.kind for d in wanted],
-            )
-            await conn.executemany(
                 """
+                WITH gone AS (
+                    DELETE FROM deadlines WHERE table_id = $1 AND kind <> ALL($2::text[])
+                )
                 INSERT INTO deadlines AS d (table_id, kind, due_at, generation, seat, fired)
-                VALUES ($1, $2, $3, $4, $5, FALSE)
+                SELECT $1, w.*, FALSE
+                FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::integer[]) AS w
                 ON CONFLICT (table_id, kind) DO UPDATE
                 SET due_at = excluded.due_at, generation = excluded.generation,
                     seat = excluded.seat, fired = FALSE
                 WHERE excluded.generation <> '' AND d.generation <> excluded.generation
                 """,
-                [(table_id, d.kind, _aware(d.due_at), d.generation, d.seat) for d in wanted],
+                table_id,
+                [d.kind for d in wanted],
+                [_aware(d.due_at) for d in wanted],
+                [d.generation for d in wanted],
+                [d.seat for d in wanted],
             )
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
                 "WHERE table_id = $1 ORDER BY kind",
@@ -495,7 +526,7 @@ class PostgresStore:
         return [_deadline_from_row(r) for r in rows]
 
     async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT d.table_id, d.kind, d.due_at, d.generation, d.seat, d.fired "
                 "FROM deadlines d JOIN tables t ON t.id = d.table_id "
@@ -507,7 +538,7 @@ class PostgresStore:
 
     async def claim_deadline(self, deadline: Deadline) -> bool:
         try:
-            async with self._write() as conn:
+            async with self._autocommit() as conn:
                 await self._claim(conn, deadline)
         except DeadlineGone:
             return False
@@ -516,24 +547,11 @@ class PostgresStore:
     # --- messages ----------------------------------------------------------------
 
     async def set_message_ref(self, ref: MessageRef) -> None:
-        async with self._write() as conn:
-            await self._upsert_refs(conn, [ref])
-
-    @staticmethod
-    async def _upsert_refs(conn: asyncpg.Connection, refs: Sequence[MessageRef]) -> None:
-        await conn.executemany(
-            """
-            INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp, revision)
-            VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (table_id, kind)
-            DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
-                          stamp = excluded.stamp, revision = excluded.revision
-            """,
-            [(r.table_id, r.kind, r.channel_id, r.message_id, r.stamp, r.revision) for r in refs],
-        )
+        async with self._autocommit() as conn:
+            await conn.execute(f"{_UPSERT_REFS} SELECT 1", ref.table_id, *_ref_arrays([ref]))
 
     async def get_message_refs(self, table_id: int) -> list[MessageRef]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT table_id, kind, channel_id, message_id, stamp, revision "
                 "FROM message_refs WHERE table_id = $1 ORDER BY kind",
@@ -544,39 +562,28 @@ class PostgresStore:
     async def mark_published(
         self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
     ) -> None:
-        # One statement: the references (as arrays) and the published revision. The
-        # set_config in it makes this transaction's commit skip the WAL flush wait.
-        async with self._write() as conn:
+        # One statement (its own transaction): the references and the published revision. Its
+        # set_config makes that transaction's commit skip the wait for the WAL flush.
+        async with self._autocommit() as conn:
             await conn.execute(
-                """
-                WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-                refs AS (
-                    INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp,
-                                              revision)
-                    SELECT $1, * FROM unnest($3::text[], $4::bigint[], $5::bigint[],
-                                             $6::text[], $7::integer[])
-                    ON CONFLICT (table_id, kind)
-                    DO UPDATE SET channel_id = excluded.channel_id,
-                                  message_id = excluded.message_id,
-                                  stamp = excluded.stamp, revision = excluded.revision
-                )
-                UPDATE tables SET published = GREATEST(published, $2)
+                f"""
+                {_UPSERT_REFS},
+                relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+                UPDATE tables SET published = GREATEST(published, $7)
                 FROM relaxed WHERE id = $1
                 """,
-                table_id, revision, [r.kind for r in refs], [r.channel_id for r in refs],
-                [r.message_id for r in refs], [r.stamp for r in refs],
-                [r.revision for r in refs],
+                table_id, *_ref_arrays(refs), revision,
             )
 
     async def list_unpublished_tables(self) -> list[TableRecord]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE published < revision ORDER BY id"
             )
         return [_table_from_row(row) for row in rows]
 
     async def delete_message_ref(self, table_id: int, kind: str) -> None:
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             await conn.execute(
                 "DELETE FROM message_refs WHERE table_id = $1 AND kind = $2", table_id, kind
             )
@@ -584,14 +591,14 @@ class PostgresStore:
     # --- settings and preferences --------------------------------------------------
 
     async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             value = await conn.fetchval(
                 "SELECT value FROM guild_settings WHERE guild_id = $1 AND key = $2", guild_id, key
             )
         return None if value is None else str(value)
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             if value is None:
                 await conn.execute(
                     "DELETE FROM guild_settings WHERE guild_id = $1 AND key = $2", guild_id, key
@@ -608,7 +615,7 @@ class PostgresStore:
 
     async def get_players_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
         wanted = list(dict.fromkeys(user_ids))
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT user_id, dm_closed, four_colour, hand_sort, locale FROM player_prefs "
                 "WHERE user_id = ANY($1::bigint[])",
@@ -618,7 +625,7 @@ class PostgresStore:
         return {u: found.get(u, PlayerPrefs(user_id=u)) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             await conn.execute(
                 """
                 INSERT INTO player_prefs (user_id, dm_closed, four_colour, hand_sort, locale)
@@ -633,12 +640,12 @@ class PostgresStore:
     # --- meta --------------------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             value = await conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._write() as conn:
+        async with self._autocommit() as conn:
             await conn.execute(
                 "INSERT INTO meta (key, value) VALUES ($1, $2) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -738,7 +745,7 @@ class PostgresStore:
         )
 
     async def get_game_record(self, table_id: int) -> GameRecord | None:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(
                 "SELECT id, table_id, guild_id, channel_id, variant, mode, options, winner_sides, "
                 "scores, rated, started_at, ended_at FROM games WHERE table_id = $1",
@@ -780,7 +787,7 @@ class PostgresStore:
             f"{column} {direction}{_NULLS_LAST if column == 'rating' else ''}"
             for column, direction in _sort_spec(sort)
         )
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND family = $2 "
                 f"ORDER BY {order}, user_id LIMIT $3 OFFSET $4",
@@ -789,7 +796,7 @@ class PostgresStore:
         return [PlayerStats(*r) for r in rows]
 
     async def leaderboard_size(self, scope: int, family: str) -> int:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             count = await conn.fetchval(
                 "SELECT COUNT(*) FROM player_stats WHERE scope = $1 AND family = $2",
                 scope, family,
@@ -799,7 +806,7 @@ class PostgresStore:
     async def leaderboard_position(
         self, scope: int, family: str, sort: LeaderboardSort, user_id: int
     ) -> tuple[int, PlayerStats] | None:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_STATS_COLUMNS} FROM player_stats "
                 "WHERE scope = $1 AND family = $2 AND user_id = $3",
@@ -821,7 +828,7 @@ class PostgresStore:
         return ahead + 1, stats
 
     async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND user_id = $2 "
                 "ORDER BY family",
@@ -832,7 +839,7 @@ class PostgresStore:
     async def rating_history(
         self, scope: int, family: str, user_id: int, limit: int
     ) -> list[RatingChange]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT game_id, before, after FROM rating_history "
                 "WHERE scope = $1 AND family = $2 AND user_id = $3 "
@@ -857,12 +864,12 @@ class PostgresStore:
             sql += " AND g.variant = ?"
             params.append(family)
         sql += " GROUP BY gp.partner_id ORDER BY together DESC, gp.partner_id LIMIT 1"
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             row = await conn.fetchrow(dollar_params(sql), *params)
         return None if row is None else (int(row[0]), int(row[1]))
 
     async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
-        async with self._read() as conn:
+        async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT DISTINCT ON (user_id) user_id, name FROM game_players "
                 "WHERE user_id = ANY($1::bigint[]) AND name IS NOT NULL "
