@@ -12,9 +12,11 @@ Why these choices:
 * Deadline claims are ``UPDATE … WHERE fired = FALSE RETURNING``: under READ COMMITTED a
   second process claiming the same row waits for the first and then finds it fired, so a
   deadline's work happens once across every process.
-* ``mark_published`` commits with ``SET LOCAL synchronous_commit = off`` (the analogue of the
-  SQLite store's ``synchronous=NORMAL`` for that write): it is only a cache of what Discord
-  shows.
+* ``mark_published`` commits with a transaction-local ``synchronous_commit = off`` (the
+  analogue of the SQLite store's ``synchronous=NORMAL`` for that write): it is only a cache of
+  what Discord shows.
+* Writes that are one statement run without BEGIN/COMMIT (a statement is its own transaction);
+  round trips, not SQL, are most of a call's cost.
 * The schema mirrors the SQLite one number for number (:mod:`bot.storage.pg_migrations`);
   Discord ids are BIGINT, flags BOOLEAN, times TIMESTAMPTZ.
 """
@@ -168,8 +170,8 @@ def _player_from_row(row: asyncpg.Record) -> GamePlayerRecord:
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Return a connection to the pool as it is, without asyncpg's default ``RESET ALL`` round
-    trip after every call: the store changes no session state (settings are ``SET LOCAL``, the
-    migration lock is released explicitly)."""
+    trip after every call: the store changes no session state (its one setting is
+    transaction-local, ``set_config(…, true)``; the migration lock is released explicitly)."""
     del conn
 
 
