@@ -1,4 +1,4 @@
-"""The ``rummy-bot`` command: run, sync, migrate, doctor.
+"""The ``rummy-bot`` command: run, sync, migrate, doctor, copy-db.
 
 Why the care about messages: the first thing most people do is run the command
 before configuring anything. They should get a sentence saying what to do next,
@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
+import asyncpg
+
 from bot.config import (
     ConfigError,
     Settings,
@@ -26,7 +28,16 @@ from bot.config import (
     mask_token,
     token_is_well_formed,
 )
-from bot.storage import LATEST_VERSION, NotADatabase, SqliteStore, StorageError
+from bot.storage import (
+    LATEST_VERSION,
+    NotADatabase,
+    StorageError,
+    Store,
+    describe_target,
+    is_postgres_url,
+    make_store,
+)
+from bot.storage.pg_migrations import get_schema_version
 from bot.storage.sqlite import check_database_file
 from bot.text import t
 
@@ -49,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
     for name in COMMANDS:
         sub.add_parser(name, help=t(f"cli.help.{name}"), description=t(f"cli.help.{name}"))
+    copy = sub.add_parser(
+        "copy-db", help=t("cli.help.copy_db"), description=t("cli.help.copy_db")
+    )
+    copy.add_argument("source", metavar="FROM", type=database_argument)
+    copy.add_argument("target", metavar="TO", type=database_argument)
     from bot.offline import add_offline_commands
 
     add_offline_commands(sub)
@@ -63,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if command == "doctor":
         return doctor(env_file, out=sys.stdout)
+    if command == "copy-db":
+        return copy_db(args.source, args.target, out=sys.stdout)
     if command in ("simulate", "demo"):
         from bot.offline import run_offline
 
@@ -94,7 +112,7 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     from bot.logs import configure_logging
 
     configure_logging(settings)
-    store = SqliteStore(settings.database)
+    store = make_store(settings.database_target)
     bot = RummyBot(settings, store, force_sync=sync_only, restore_tables=not sync_only)
     try:
         if sync_only:
@@ -111,7 +129,7 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
         print(t("cli.login_failed"), file=sys.stderr)
         return EXIT_PROBLEM
     except StorageError as error:
-        print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
+        print(t("cli.database_error", path=_named(settings), error=error), file=sys.stderr)
         return EXIT_PROBLEM
     except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
         # The database is opened (and its errors reported) before Discord is contacted, so
@@ -121,16 +139,26 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     return EXIT_OK
 
 
-async def _open_store(store: SqliteStore) -> None:
+def database_argument(value: str) -> str | Path:
+    """A ``postgresql://`` URL as it is; anything else is a file path (relative to here)."""
+    return value if is_postgres_url(value) else Path(value).expanduser().absolute()
+
+
+def _named(settings: Settings) -> str:
+    """The database as messages name it (a URL without its password)."""
+    return describe_target(settings.database_target)
+
+
+async def _open_store(store: Store) -> None:
     """Open (and migrate) before logging in, so a database problem is reported as one without
     contacting Discord; setup_hook's open() is then a no-op."""
     try:
         await store.open()
-    except (sqlite3.Error, OSError) as error:
+    except (sqlite3.Error, OSError, asyncpg.PostgresError) as error:
         raise StorageError(str(error)) from error
 
 
-async def _serve(bot: RummyBot, store: SqliteStore, token: str) -> None:
+async def _serve(bot: RummyBot, store: Store, token: str) -> None:
     await _open_store(store)
     try:
         await bot.serve(token)
@@ -138,7 +166,7 @@ async def _serve(bot: RummyBot, store: SqliteStore, token: str) -> None:
         await store.close()
 
 
-async def _sync_and_exit(bot: RummyBot, store: SqliteStore, token: str) -> None:
+async def _sync_and_exit(bot: RummyBot, store: Store, token: str) -> None:
     await _open_store(store)
     try:
         await bot.login(token)  # runs setup_hook, which syncs (forced)
@@ -149,19 +177,20 @@ async def _sync_and_exit(bot: RummyBot, store: SqliteStore, token: str) -> None:
 
 def migrate(settings: Settings, *, out: TextIO) -> int:
     """Create or upgrade the database and print the versions before and after."""
+    target = settings.database_target
     try:
-        before = read_schema_version(settings.database)
-        after = asyncio.run(_open_and_report(settings.database))
-    except (StorageError, sqlite3.Error, OSError) as error:
-        print(t("cli.database_error", path=settings.database, error=error), file=sys.stderr)
+        before = asyncio.run(read_schema_version(target))
+        after = asyncio.run(_open_and_report(target))
+    except (StorageError, sqlite3.Error, OSError, asyncpg.PostgresError) as error:
+        print(t("cli.database_error", path=_named(settings), error=error), file=sys.stderr)
         return EXIT_PROBLEM
     if before == after:
-        print(t("cli.migrate.up_to_date", path=settings.database, target=LATEST_VERSION), file=out)
+        print(t("cli.migrate.up_to_date", path=_named(settings), target=LATEST_VERSION), file=out)
     else:
         print(
             t(
                 "cli.migrate.done",
-                path=settings.database,
+                path=_named(settings),
                 before=before,
                 after=after,
                 target=LATEST_VERSION,
@@ -171,17 +200,59 @@ def migrate(settings: Settings, *, out: TextIO) -> int:
     return EXIT_OK
 
 
-async def _open_and_report(path: Path) -> int:
-    async with SqliteStore(path) as store:
+async def _open_and_report(target: str | Path) -> int:
+    async with make_store(target) as store:
         return await store.schema_version()
 
 
-def read_schema_version(path: Path) -> int:
-    """The schema version of *path* without changing it (0 if the file does not exist)."""
-    if not path.exists():
+async def read_schema_version(target: str | Path) -> int:
+    """The schema version of *target* without changing it (0 for a new database)."""
+    if isinstance(target, str):
+        try:
+            conn = await asyncpg.connect(target)
+        except (OSError, asyncpg.PostgresError) as error:
+            raise StorageError(str(error)) from error
+        try:
+            return await get_schema_version(conn)
+        finally:
+            await conn.close()
+    if not target.exists():
         return 0
-    with contextlib.closing(sqlite3.connect(path)) as conn:
+    with contextlib.closing(sqlite3.connect(target)) as conn:
         return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+# --- copy-db ----------------------------------------------------------------------------
+
+
+def copy_db(source: str | Path, target: str | Path, *, out: TextIO) -> int:
+    """Copy one database into another, empty one and report the checks in sentences."""
+    from bot.services.copydb import CopyRefused, copy_database
+
+    names = {"source": describe_target(source), "target": describe_target(target)}
+    try:
+        result = asyncio.run(copy_database(source, target))
+    except CopyRefused as refused:
+        print(t(refused.key, **refused.params), file=sys.stderr)
+        return EXIT_PROBLEM
+    except (StorageError, sqlite3.Error, OSError, asyncpg.PostgresError) as error:
+        print(t("cli.copy.error", error=error, **names), file=sys.stderr)
+        return EXIT_PROBLEM
+    for count in result.counts:
+        if count.source == count.target:
+            print(t("cli.copy.table_ok", table=count.table, count=count.target), file=out)
+        else:
+            print(t("cli.copy.table_differs", table=count.table, source_rows=count.source,
+                    target_rows=count.target), file=out)
+    print(t("cli.copy.replayed", count=result.replayed), file=out)
+    for table_id, why in result.bad_replays:
+        why = why or t("cli.copy.positions_differ")
+        print(t("cli.copy.replay_differs", table_id=table_id, why=why), file=out)
+    if not result.ok:
+        print(t("cli.copy.failed", **names), file=out)
+        return EXIT_PROBLEM
+    print(t("cli.copy.done", **names), file=out)
+    return EXIT_OK
 
 
 # --- doctor ---------------------------------------------------------------------------
@@ -231,7 +302,10 @@ def doctor(env_file: Path, *, out: TextIO) -> int:
             report.add("problem", problem)
     else:
         _check_token(settings, report)
-        _check_database(settings.database, report)
+        if settings.database_url is None:
+            _check_database(settings.database, report)
+        else:
+            _check_postgres(settings.database_url, report)
         _describe_settings(settings, report)
     print(report.render(), file=out)
     return EXIT_PROBLEM if report.problems else EXIT_OK
@@ -293,15 +367,74 @@ def _check_database(path: Path, report: Report) -> None:
         report.add("ok", t("doctor.db.integrity_ok"))
     else:
         report.add("problem", t("doctor.db.integrity", result=integrity))
+    _report_version(current, report)
+    report.add("note", t("doctor.db.journal", mode=journal))
+    if counts is not None:
+        report.add("note", t("doctor.db.tables", active=counts[0], total=counts[1]))
+
+
+@dataclass
+class PostgresProbe:
+    """What ``doctor`` learnt from a PostgreSQL server without changing anything."""
+
+    server: str
+    schema_version: int
+    counts: tuple[int, int] | None
+    write_error: str | None
+
+
+async def _probe_postgres(url: str) -> PostgresProbe:
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        server = ".".join(str(part) for part in conn.get_server_version()[:2])
+        current = await get_schema_version(conn)
+        counts: tuple[int, int] | None = None
+        if 1 <= current <= LATEST_VERSION:
+            row = await conn.fetchrow(
+                "SELECT COUNT(*) FILTER (WHERE status IN ('lobby', 'active')), COUNT(*) "
+                "FROM tables"
+            )
+            counts = (int(row[0]), int(row[1]))
+        write_error: str | None = None
+        probe = conn.transaction()
+        await probe.start()
+        try:
+            # What migrate and every move need: create a table and write to it.
+            await conn.execute("CREATE TABLE rummy_doctor_probe (x INTEGER)")
+            await conn.execute("INSERT INTO rummy_doctor_probe VALUES (1)")
+        except asyncpg.PostgresError as error:
+            write_error = str(error)
+        finally:
+            await probe.rollback()
+        return PostgresProbe(server, current, counts, write_error)
+    finally:
+        await conn.close()
+
+
+def _check_postgres(url: str, report: Report) -> None:
+    report.add("note", t("doctor.db.url", url=describe_target(url)))
+    try:
+        found = asyncio.run(_probe_postgres(url))
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        report.add("problem", t("doctor.db.pg_unreachable", error=error))
+        return
+    report.add("ok", t("doctor.db.pg_connected", version=found.server))
+    if found.write_error is None:
+        report.add("ok", t("doctor.db.pg_writable"))
+    else:
+        report.add("problem", t("doctor.db.pg_read_only", error=found.write_error))
+    _report_version(found.schema_version, report)
+    if found.counts is not None:
+        report.add("note", t("doctor.db.tables", active=found.counts[0], total=found.counts[1]))
+
+
+def _report_version(current: int, report: Report) -> None:
     if current == LATEST_VERSION:
         report.add("ok", t("doctor.db.version_current", current=current, target=LATEST_VERSION))
     elif current < LATEST_VERSION:
         report.add("note", t("doctor.db.version_behind", current=current, target=LATEST_VERSION))
     else:
         report.add("problem", t("doctor.db.version_ahead", current=current, target=LATEST_VERSION))
-    report.add("note", t("doctor.db.journal", mode=journal))
-    if counts is not None:
-        report.add("note", t("doctor.db.tables", active=counts[0], total=counts[1]))
 
 
 def _database_file_ok(path: Path, report: Report) -> bool:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.storage.base import is_postgres_url, masked_url
 from bot.text import t
 
 DEFAULT_DATABASE = "rummy.db"
@@ -66,7 +67,10 @@ class Settings:
     """Validated bot settings. ``discord_token`` may be ``None``: the CLI decides."""
 
     discord_token: str | None = None
+    #: The SQLite file (used when ``database_url`` is ``None``).
     database: Path = Path(DEFAULT_DATABASE)
+    #: A ``postgresql://`` URL from ``RUMMY_DATABASE``: the bot then uses PostgreSQL.
+    database_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = DEFAULT_LOG_LEVEL
     next_round_delay_seconds: int = DEFAULT_NEXT_ROUND_DELAY_SECONDS
@@ -74,11 +78,17 @@ class Settings:
     #: The turn timer of a new table when /rummy new does not choose one (0 = off).
     turn_timer_minutes: int = DEFAULT_TURN_TIMER_MINUTES
 
+    @property
+    def database_target(self) -> str | Path:
+        """What the store factory opens: the PostgreSQL URL if one is set, else the file."""
+        return self.database if self.database_url is None else self.database_url
+
     def __repr__(self) -> str:
         # Never let the token reach a log line or a traceback.
         token = "None" if self.discord_token is None else repr(mask_token(self.discord_token))
         return (
             f"Settings(discord_token={token}, database={str(self.database)!r}, "
+            f"database_url={None if self.database_url is None else masked_url(self.database_url)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
             f"computer_delay_seconds={self.computer_delay_seconds!r}, "
@@ -137,7 +147,8 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
     token = text(ENV_TOKEN)
 
     db_raw = text(ENV_DATABASE) or DEFAULT_DATABASE
-    database = Path(db_raw).expanduser()
+    database_url = db_raw if is_postgres_url(db_raw) else None
+    database = Path(DEFAULT_DATABASE if database_url else db_raw).expanduser()
     if not database.is_absolute():
         database = cwd / database
 
@@ -180,6 +191,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
     return Settings(
         discord_token=token,
         database=database,
+        database_url=database_url,
         dev_guild_id=dev_guild_id,
         log_level=log_level,
         next_round_delay_seconds=next_round,

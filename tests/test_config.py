@@ -17,6 +17,7 @@ from bot.config import (
     mask_token,
     token_is_well_formed,
 )
+from bot.storage import PostgresStore, SqliteStore, make_store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 APP_ID = 123456789012345678
@@ -57,6 +58,20 @@ def test_absolute_database_path_is_kept(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere" / "x.db"
     settings = load_settings({"RUMMY_DATABASE": str(target)}, env_file=None, cwd=Path("/"))
     assert settings.database == target
+
+
+def test_a_postgresql_url_selects_postgres_and_its_password_is_never_shown(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://rummy:s3cret@127.0.0.1:5432/rummy?search_path=bot"
+    settings = load_settings({"RUMMY_DATABASE": url}, env_file=None, cwd=tmp_path)
+    assert settings.database_url == url and settings.database_target == url
+    assert "s3cret" not in repr(settings)
+    assert "rummy:***@127.0.0.1:5432" in repr(settings)
+    assert isinstance(make_store(settings.database_target), PostgresStore)
+    by_path = load_settings({"RUMMY_DATABASE": "postgres.db"}, env_file=None, cwd=tmp_path)
+    assert by_path.database_url is None and by_path.database_target == tmp_path / "postgres.db"
+    assert isinstance(make_store(by_path.database_target), SqliteStore)
 
 
 def test_empty_values_mean_default(tmp_path: Path) -> None:

@@ -1,17 +1,18 @@
-"""Durable deadlines in SQLite: arming keeps a generation's due time, a claim happens once and
-only together with the move it causes, and the dispatcher fires what is due, nearest first."""
+"""Durable deadlines on both stores: arming keeps a generation's due time, a claim happens once
+and only together with the move it causes, and the dispatcher fires what is due, nearest first,
+once even when several processes (several stores on one database) run dispatchers at once."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.services.dispatcher import Dispatcher
-from bot.storage import Deadline, DeadlineGone, NewTable, SqliteStore
+from bot.storage import Deadline, DeadlineGone, NewTable, StaleVersion, Store, make_store
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -27,12 +28,12 @@ async def until(condition: Callable[[], bool]) -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(tmp_path / "rummy.db") as opened:
+async def store(store_url: str | Path) -> AsyncIterator[Store]:
+    async with make_store(store_url) as opened:
         yield opened
 
 
-async def a_table(store: SqliteStore, status: str = "active") -> int:
+async def a_table(store: Store, status: str = "active") -> int:
     record = await store.create_table(
         NewTable(guild_id=1, channel_id=2, host_id=3, variant="r51", mode="1v1")
     )
@@ -42,7 +43,7 @@ async def a_table(store: SqliteStore, status: str = "active") -> int:
 
 
 async def test_arming_the_same_generation_keeps_its_due_time_and_fired_flag(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     tid = await a_table(store)
     first = Deadline(tid, "turn", T0, "1:3", seat=0)
@@ -61,7 +62,7 @@ async def test_arming_the_same_generation_keeps_its_due_time_and_fired_flag(
     assert await store.get_deadlines(tid) == []
 
 
-async def test_an_empty_generation_keeps_whatever_is_stored(store: SqliteStore) -> None:
+async def test_an_empty_generation_keeps_whatever_is_stored(store: Store) -> None:
     tid = await a_table(store)
     human = Deadline(tid, "game_idle", T0, "v3")
     await store.arm_deadlines(tid, [human])
@@ -69,7 +70,7 @@ async def test_an_empty_generation_keeps_whatever_is_stored(store: SqliteStore) 
     assert await store.get_deadlines(tid) == [human]
 
 
-async def test_a_claim_happens_once(store: SqliteStore) -> None:
+async def test_a_claim_happens_once(store: Store) -> None:
     tid = await a_table(store)
     deadline = Deadline(tid, "remind", T0, "1:1", 0)
     await store.arm_deadlines(tid, [deadline])
@@ -77,7 +78,7 @@ async def test_a_claim_happens_once(store: SqliteStore) -> None:
     assert not await store.claim_deadline(deadline)
 
 
-async def test_a_move_that_claims_a_gone_deadline_writes_nothing(store: SqliteStore) -> None:
+async def test_a_move_that_claims_a_gone_deadline_writes_nothing(store: Store) -> None:
     tid = await a_table(store, "lobby")
     version = await store.commit_move(tid, 0, 3, "{}", "[]", "{}", status="active")
     deadline = Deadline(tid, "turn", T0, "1:1", 0)
@@ -92,7 +93,7 @@ async def test_a_move_that_claims_a_gone_deadline_writes_nothing(store: SqliteSt
     assert record is not None and record.version == version
 
 
-async def test_a_status_change_can_claim_and_say_why(store: SqliteStore) -> None:
+async def test_a_status_change_can_claim_and_say_why(store: Store) -> None:
     tid = await a_table(store, "lobby")
     deadline = Deadline(tid, "lobby_idle", T0, "v1")
     await store.arm_deadlines(tid, [deadline])
@@ -105,7 +106,7 @@ async def test_a_status_change_can_claim_and_say_why(store: SqliteStore) -> None
 
 
 async def test_pending_deadlines_come_nearest_first_and_only_for_open_tables(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     open_id, closed_id = await a_table(store), await a_table(store)
     late = Deadline(open_id, "turn", T0 + timedelta(minutes=5), "1:1", 0)
@@ -117,7 +118,7 @@ async def test_pending_deadlines_come_nearest_first_and_only_for_open_tables(
 
 
 async def test_the_dispatcher_fires_each_due_deadline_once_and_wakes_for_new_ones(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     tid = await a_table(store)
     now = {"t": T0}
@@ -153,3 +154,52 @@ async def test_the_dispatcher_fires_each_due_deadline_once_and_wakes_for_new_one
     await until(lambda: len(fired) == 3)
     assert sorted(fired) == ["boom", "remind", "turn"]
     await dispatcher.close()
+
+
+async def test_two_processes_claiming_one_deadline_claim_it_once(store_url: str | Path) -> None:
+    async with make_store(store_url) as first, make_store(store_url) as second:
+        tid = await a_table(first)
+        deadline = Deadline(tid, "remind", T0, "1:1", 0)
+        await first.arm_deadlines(tid, [deadline])
+        claims = await asyncio.gather(
+            *(s.claim_deadline(deadline) for s in (first, second) for _ in range(5))
+        )
+        assert sorted(claims) == [False] * 9 + [True]
+
+
+async def test_two_dispatchers_on_one_database_make_a_deadline_move_once(
+    store_url: str | Path,
+) -> None:
+    """Each process's dispatcher may see the same due deadline; the move it causes claims the
+    deadline in its own transaction, so exactly one process commits it."""
+    async with make_store(store_url) as first, make_store(store_url) as second:
+        tid = await a_table(first)
+        deadline = Deadline(tid, "turn", T0, "1:1", 0)
+        await first.arm_deadlines(tid, [deadline])
+        moved: list[str] = []
+        refused: list[str] = []
+
+        def mover(store: Store, name: str) -> Callable[[Deadline], Awaitable[None]]:
+            async def fire(due: Deadline) -> None:
+                record = await store.get_table(due.table_id)
+                assert record is not None
+                try:
+                    await store.commit_move(
+                        due.table_id, record.version, None, "{}", "[]", "{}", claim=due
+                    )
+                except (DeadlineGone, StaleVersion):
+                    refused.append(name)
+                else:
+                    moved.append(name)
+
+            return fire
+
+        dispatchers = [
+            Dispatcher(first, mover(first, "first"), lambda: T0),
+            Dispatcher(second, mover(second, "second"), lambda: T0),
+        ]
+        fired = await asyncio.gather(*(d.run_due() for d in dispatchers))
+        assert len(moved) == 1, (moved, refused)
+        assert len(await first.list_moves(tid)) == 1
+        assert sum(fired) >= 1
+        assert await second.next_deadlines() == []

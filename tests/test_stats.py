@@ -1,7 +1,9 @@
-"""Statistics service on a real SQLite file: recording, ratings, leaderboard pages, stats."""
+"""Statistics service on both stores (a real SQLite file, a real PostgreSQL database): recording,
+ratings, leaderboard pages, stats; and two processes recording games at once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from bot.services.stats import (
     display_rating,
     side_places,
 )
-from bot.storage import NewTable, SeatRecord, SqliteStore, TableRecord
+from bot.storage import NewTable, SeatRecord, Store, TableRecord, make_store
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
 from rummy_engine import Card, Game, Outcome, Phase, Resign, RoundResult, Rules, Variant
 
@@ -30,13 +32,13 @@ START = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(tmp_path / "stats.db") as opened:
+async def store(store_url: str | Path) -> AsyncIterator[Store]:
+    async with make_store(store_url) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store: SqliteStore) -> StatsService:
+def service(store: Store) -> StatsService:
     return StatsService(store)
 
 
@@ -106,7 +108,7 @@ def finished(
     )
 
 
-async def stats_of(store: SqliteStore, scope: int, user: int, family: str = "r51"):
+async def stats_of(store: Store, scope: int, user: int, family: str = "r51"):
     rows = {r.family: r for r in await store.get_player_stats(scope, user)}
     return rows.get(family)
 
@@ -145,7 +147,7 @@ async def seed_players(service: StatsService, users: Sequence[int]) -> None:
 
 
 async def test_2v2_result_updates_both_partners_equally(
-    service: StatsService, store: SqliteStore
+    service: StatsService, store: Store
 ) -> None:
     # seats 0 and 2 (users 1, 3) are side 0 and win; users 2 and 4 lose.
     game = finished([1, 2, 3, 4], winners=(0,), scores=[120, 360])
@@ -168,7 +170,7 @@ async def test_2v2_result_updates_both_partners_equally(
     assert [p.place for p in record.players] == [1, 2, 1, 2]
 
 
-async def test_recording_is_idempotent_per_table(service: StatsService, store: SqliteStore) -> None:
+async def test_recording_is_idempotent_per_table(service: StatsService, store: Store) -> None:
     game = finished([1, 2])
     assert await service.record(game) is not None
     first = await stats_of(store, GUILD_A, 1)
@@ -178,7 +180,7 @@ async def test_recording_is_idempotent_per_table(service: StatsService, store: S
 
 
 async def test_computer_game_is_recorded_but_not_rated(
-    service: StatsService, store: SqliteStore
+    service: StatsService, store: Store
 ) -> None:
     game = finished([1, None], winners=(0,))
     assert await service.record(game) is not None
@@ -196,7 +198,7 @@ async def test_computer_game_is_recorded_but_not_rated(
 
 
 async def test_a_rated_game_after_a_computer_game_rates_from_the_default(
-    service: StatsService, store: SqliteStore
+    service: StatsService, store: Store
 ) -> None:
     await service.record(finished([1, None]))
     await service.record(finished([1, 2], winners=(1,)))
@@ -216,7 +218,7 @@ class TableStub:
 
 
 async def test_forfeit_from_the_move_log_is_a_loss(
-    service: StatsService, store: SqliteStore
+    service: StatsService, store: Store
 ) -> None:
     """Seat 0 resigns mid-game (the engine's Resign, as the table service commits it)."""
     table = await store.create_table(NewTable(GUILD_A, 5, 1, "r51", "1v1"))
@@ -343,7 +345,7 @@ async def test_caller_without_games_has_no_position(service: StatsService) -> No
     assert page.caller is None and [e.user_id for e in page.entries] == [1, 2]
 
 
-async def test_server_and_global_scope(service: StatsService, store: SqliteStore) -> None:
+async def test_server_and_global_scope(service: StatsService, store: Store) -> None:
     await service.record(finished([1, 2], guild_id=GUILD_A, winners=(0,)))
     await service.record(finished([1, 3], guild_id=GUILD_B, winners=(0,)))
     server_a = await all_pages(service, GUILD_A, "r51", "rating")
@@ -390,7 +392,7 @@ def atlas_round(
     return RoundResult(round_no, winner, outcome, hands, tuple(penalties), (0, 0), (0, 0))
 
 
-async def test_player_stats_per_variant(service: StatsService, store: SqliteStore) -> None:
+async def test_player_stats_per_variant(service: StatsService, store: Store) -> None:
     rounds = [
         atlas_round(1, 0, Outcome.RAMI_SEC, [0, 40, 0, 30]),
         atlas_round(2, None, Outcome.VOID, [0, 0, 0, 0]),  # void: not a round for averages
@@ -486,3 +488,35 @@ def test_option_parsing() -> None:
     assert resolve_scope("global", GUILD_A) == GLOBAL_SCOPE
     with pytest.raises(ValueError):
         resolve_scope("galaxy", GUILD_A)
+
+
+# -- several processes ---------------------------------------------------------------------------
+
+
+async def test_two_processes_recording_at_once_lose_no_game_and_no_rating(
+    store_url: str | Path,
+) -> None:
+    """Two bot processes (two stores on one database) record games of the same players at once:
+    every counter counts every game, every rating update builds on the one before it (the
+    rating history chains), and a game recorded by both counts once."""
+    games = [finished([1, 2], winners=(n % 2,)) for n in range(12)]
+    async with make_store(store_url) as first, make_store(store_url) as second:
+        services = [StatsService(first), StatsService(second)]
+        ids = await asyncio.gather(
+            *(services[n % 2].record(game) for n, game in enumerate(games)),
+            *(services[1].record(game) for game in games[:3]),  # retried by the other process
+        )
+        assert sum(1 for game_id in ids if game_id is not None) == len(games)
+        for user in (1, 2):
+            row = await stats_of(first, GUILD_A, user)
+            assert row is not None
+            assert (row.games, row.wins, row.rated_games) == (12, 6, 12)
+            history = await first.rating_history(GUILD_A, "r51", user, 100)
+            assert len(history) == 12
+            # Commit order, not id order: each update starts from the rating the previous left.
+            by_before = {change.before: change for change in history}
+            assert len(by_before) == 12, "two updates started from the same rating"
+            rating, chain = None, 0
+            while rating in by_before:
+                rating, chain = by_before[rating].after, chain + 1
+            assert chain == 12 and rating == row.rating

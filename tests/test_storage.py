@@ -1,4 +1,5 @@
-"""Tests of the SQLite store on real files: migrations, the version check, round trips."""
+"""Tests of both stores on real databases (a SQLite file, a PostgreSQL schema): migrations, the
+version check, round trips. Tests taking ``store`` or ``store_url`` run once per store."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -27,8 +29,14 @@ from bot.storage import (
     TableClosed,
     TableNotFound,
     TableStatus,
+    make_store,
 )
 from bot.storage.migrations import apply_migrations, get_user_version
+from bot.storage.pg_migrations import PG_MIGRATIONS, apply_pg_migrations, get_schema_version
+from bot.storage.postgres import PostgresStore
+
+#: What a refused constraint raises, per driver.
+INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 
 START = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -45,8 +53,8 @@ def ticking_clock(start: datetime = START) -> Callable[[], datetime]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(tmp_path / "rummy.db", clock=ticking_clock()) as opened:
+async def store(store_url: str | Path) -> AsyncIterator[Store]:
+    async with make_store(store_url, clock=ticking_clock()) as opened:
         yield opened
 
 
@@ -168,21 +176,127 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
         await SqliteStore(path).open()
 
 
-async def test_connection_pragmas(store: SqliteStore) -> None:
-    assert await store.pragma("journal_mode") == "wal"
-    assert await store.pragma("synchronous") == "2"  # FULL
-    assert await store.pragma("foreign_keys") == "1"
-    assert int(await store.pragma("busy_timeout")) == 5000
+def test_postgres_migrations_mirror_the_sqlite_ones() -> None:
+    """Migration n means the same on both stores: a new SQLite migration needs its mirror."""
+    assert [(m.version, m.description) for m in PG_MIGRATIONS] == [
+        (m.version, m.description) for m in MIGRATIONS
+    ]
 
 
-def test_sqlite_store_satisfies_the_protocol(tmp_path: Path) -> None:
+async def pg_columns(url: str) -> dict[str, list[str]]:
+    async with PostgresStore(url) as opened, opened._autocommit() as conn:
+        rows = await conn.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name <> 'schema_version' "
+            "ORDER BY table_name, ordinal_position"
+        )
+    columns: dict[str, list[str]] = {}
+    for table, column in rows:
+        columns.setdefault(table, []).append(column)
+    return columns
+
+
+async def test_a_fresh_postgres_database_has_the_sqlite_tables_and_columns(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "fresh.db"
+    async with SqliteStore(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        sqlite_columns = {
+            table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+            for table in tables
+        }
+    assert await pg_columns(postgres_url) == sqlite_columns
+
+
+@pytest.mark.parametrize("old_version", range(1, LATEST_VERSION))
+async def test_every_older_postgres_schema_migrates_to_newest(
+    postgres_url: str, old_version: int
+) -> None:
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await apply_pg_migrations(conn, target=old_version) == (0, old_version)
+        await conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode, "
+            "created_at, updated_at) VALUES (1, 2, 3, 'active', 'v', 'm', $1, $1)",
+            START,
+        )
+        await conn.execute(
+            "INSERT INTO moves (table_id, seq, action, events, created_at) "
+            "VALUES (1, 1, '{}', '[]', $1)",
+            START,
+        )
+    finally:
+        await conn.close()
+    async with PostgresStore(postgres_url) as migrated:
+        assert await migrated.schema_version() == LATEST_VERSION
+        assert [t.id for t in await migrated.list_active_tables()] == [1]
+        assert [m.seq for m in await migrated.list_moves(1)] == [1]
+        created = await migrated.create_table(new_table())
+        assert created.id == 2, "the identity continues after rows inserted by id"
+
+
+async def test_a_failed_postgres_migration_leaves_the_previous_version(postgres_url: str) -> None:
+    broken = (
+        *PG_MIGRATIONS,
+        Migration(
+            LATEST_VERSION + 1,
+            "half-broken",
+            ("CREATE TABLE half_done (x INTEGER)", "THIS IS NOT SQL"),
+        ),
+    )
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        with pytest.raises(asyncpg.PostgresSyntaxError):
+            await apply_pg_migrations(conn, target=LATEST_VERSION + 1, migrations=broken)
+        assert await get_schema_version(conn) == LATEST_VERSION
+        assert not conn.is_in_transaction()
+        assert await conn.fetchval("SELECT to_regclass('half_done')") is None
+    finally:
+        await conn.close()
+
+
+async def test_a_newer_postgres_schema_is_refused(postgres_url: str) -> None:
+    async with PostgresStore(postgres_url) as opened, opened._write() as conn:
+        await conn.execute("UPDATE schema_version SET version = $1", LATEST_VERSION + 1)
+    with pytest.raises(SchemaTooNew):
+        await PostgresStore(postgres_url).open()
+
+
+async def test_two_processes_migrating_at_once_apply_each_step_once(postgres_url: str) -> None:
+    stores = [PostgresStore(postgres_url) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        assert [await s.schema_version() for s in stores] == [LATEST_VERSION] * 3
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_connection_pragmas(tmp_path: Path) -> None:
+    async with SqliteStore(tmp_path / "rummy.db") as store:
+        assert await store.pragma("journal_mode") == "wal"
+        assert await store.pragma("synchronous") == "2"  # FULL
+        assert await store.pragma("foreign_keys") == "1"
+        assert int(await store.pragma("busy_timeout")) == 5000
+
+
+def test_both_stores_satisfy_the_protocol(tmp_path: Path) -> None:
     assert isinstance(SqliteStore(tmp_path / "x.db"), Store)
+    assert isinstance(PostgresStore("postgresql://127.0.0.1/x"), Store)
 
 
 # --- tables and moves ---------------------------------------------------------------------
 
 
-async def test_create_and_get_table(store: SqliteStore) -> None:
+async def test_create_and_get_table(store: Store) -> None:
     created = await store.create_table(new_table())
     assert created.version == 0
     assert created.snapshot_json is None
@@ -192,7 +306,7 @@ async def test_create_and_get_table(store: SqliteStore) -> None:
     assert await store.get_table(created.id + 1) is None
 
 
-async def test_move_log_round_trip(store: SqliteStore) -> None:
+async def test_move_log_round_trip(store: Store) -> None:
     table = await store.create_table(new_table())
     version = table.version
     for n in range(1, 6):
@@ -222,7 +336,7 @@ async def test_move_log_round_trip(store: SqliteStore) -> None:
     assert stored.updated_at > table.updated_at
 
 
-async def test_stale_version_is_refused_and_writes_nothing(store: SqliteStore) -> None:
+async def test_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
     table = await store.create_table(new_table())
     assert await store.commit_move(table.id, 0, 1, '"first"', "[]", '"after first"') == 1
     with pytest.raises(StaleVersion) as caught:
@@ -236,7 +350,7 @@ async def test_stale_version_is_refused_and_writes_nothing(store: SqliteStore) -
     assert [m.action_json for m in await store.list_moves(table.id)] == ['"first"']
 
 
-async def test_racing_moves_on_one_version_only_one_wins(store: SqliteStore) -> None:
+async def test_racing_moves_on_one_version_only_one_wins(store: Store) -> None:
     table = await store.create_table(new_table())
     results = await asyncio.gather(
         *(store.commit_move(table.id, 0, n, f'"m{n}"', "[]", f'"s{n}"') for n in range(20)),
@@ -247,9 +361,8 @@ async def test_racing_moves_on_one_version_only_one_wins(store: SqliteStore) -> 
     assert len(await store.list_moves(table.id)) == 1
 
 
-async def test_version_check_holds_across_connections(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    async with SqliteStore(path) as first, SqliteStore(path) as second:
+async def test_version_check_holds_across_connections(store_url: str | Path) -> None:
+    async with make_store(store_url) as first, make_store(store_url) as second:
         table = await first.create_table(new_table())
         assert await second.commit_move(table.id, 0, 1, "1", "[]", '"second"') == 1
         with pytest.raises(StaleVersion):
@@ -259,7 +372,7 @@ async def test_version_check_holds_across_connections(tmp_path: Path) -> None:
         assert reloaded.snapshot_json == '"second"'
 
 
-async def test_finishing_move_closes_the_table(store: SqliteStore) -> None:
+async def test_finishing_move_closes_the_table(store: Store) -> None:
     table = await store.create_table(new_table(status="active"))
     await store.commit_move(table.id, 0, 1, "1", "[]", '"end"', status="finished")
     finished = await store.get_table(table.id)
@@ -271,7 +384,7 @@ async def test_finishing_move_closes_the_table(store: SqliteStore) -> None:
     assert await store.list_active_tables() == []
 
 
-async def test_unknown_table(store: SqliteStore) -> None:
+async def test_unknown_table(store: Store) -> None:
     with pytest.raises(TableNotFound):
         await store.commit_move(404, 0, 1, "1", "[]", "{}")
     with pytest.raises(TableNotFound):
@@ -280,7 +393,7 @@ async def test_unknown_table(store: SqliteStore) -> None:
         await store.set_seats(404, [SeatRecord(0, 1)])
 
 
-async def test_status_and_active_listing(store: SqliteStore) -> None:
+async def test_status_and_active_listing(store: Store) -> None:
     lobby = await store.create_table(new_table())
     active = await store.create_table(new_table(guild_id=11, status="active"))
     done = await store.create_table(new_table())
@@ -295,7 +408,7 @@ async def test_status_and_active_listing(store: SqliteStore) -> None:
     assert options.options_json == '{"rounds": 5}'
 
 
-async def test_seats_are_replaced_as_a_whole(store: SqliteStore) -> None:
+async def test_seats_are_replaced_as_a_whole(store: Store) -> None:
     table = await store.create_table(new_table())
     await store.set_seats(table.id, [SeatRecord(0, 100), SeatRecord(1, 200, team=1)])
     await store.set_seats(
@@ -305,7 +418,7 @@ async def test_seats_are_replaced_as_a_whole(store: SqliteStore) -> None:
         SeatRecord(0, None, is_computer=True, team=1),
         SeatRecord(1, 200, team=0),
     ]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.set_seats(table.id, [SeatRecord(0, None, is_computer=False)])
     # The failed replacement was rolled back: the previous seats are intact.
     assert len(await store.get_seats(table.id)) == 2
@@ -314,7 +427,7 @@ async def test_seats_are_replaced_as_a_whole(store: SqliteStore) -> None:
 # --- messages, settings, preferences, stats, meta ---------------------------------------
 
 
-async def test_message_refs_upsert_and_delete(store: SqliteStore) -> None:
+async def test_message_refs_upsert_and_delete(store: Store) -> None:
     table = await store.create_table(new_table())
     await store.set_message_ref(MessageRef(table.id, "table", 20, 1))
     await store.set_message_ref(MessageRef(table.id, "turn_notice", 20, 2))
@@ -327,7 +440,7 @@ async def test_message_refs_upsert_and_delete(store: SqliteStore) -> None:
     assert await store.get_message_refs(table.id) == [MessageRef(table.id, "table", 21, 3)]
 
 
-async def test_guild_settings(store: SqliteStore) -> None:
+async def test_guild_settings(store: Store) -> None:
     assert await store.get_guild_setting(1, "locale") is None
     await store.set_guild_setting(1, "locale", "fr")
     await store.set_guild_setting(1, "locale", "en")
@@ -338,7 +451,7 @@ async def test_guild_settings(store: SqliteStore) -> None:
     assert await store.get_guild_setting(2, "locale") == "fr"
 
 
-async def test_player_prefs(store: SqliteStore) -> None:
+async def test_player_prefs(store: Store) -> None:
     assert await store.get_player_prefs(7) == PlayerPrefs(user_id=7)
     prefs = PlayerPrefs(user_id=7, dm_closed=True, four_colour=True, hand_sort="rank", locale="fr")
     await store.set_player_prefs(prefs)
@@ -347,35 +460,51 @@ async def test_player_prefs(store: SqliteStore) -> None:
     assert await store.get_player_prefs(7) == PlayerPrefs(user_id=7)
 
 
-async def test_meta(store: SqliteStore) -> None:
+async def test_meta(store: Store) -> None:
     assert await store.get_meta("command_tree_hash") is None
     await store.set_meta("command_tree_hash", "abc")
     await store.set_meta("command_tree_hash", "def")
     assert await store.get_meta("command_tree_hash") == "def"
 
 
-async def test_data_survives_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "reopen.db"
-    async with SqliteStore(path) as first:
+async def test_data_survives_reopening(store_url: str | Path) -> None:
+    async with make_store(store_url) as first:
         table = await first.create_table(new_table())
         await first.commit_move(table.id, 0, 1, "1", "[]", '"s1"')
-    async with SqliteStore(path) as second:
+    async with make_store(store_url) as second:
         reopened = await second.get_table(table.id)
         assert reopened is not None
         assert reopened.version == 1
 
 
-async def test_naive_clock_is_rejected(tmp_path: Path) -> None:
-    async with SqliteStore(tmp_path / "naive.db", clock=lambda: datetime(2025, 1, 1)) as naive:
+async def test_naive_clock_is_rejected(store_url: str | Path) -> None:
+    async with make_store(store_url, clock=lambda: datetime(2025, 1, 1)) as naive:
         with pytest.raises(ValueError):
             await naive.create_table(new_table())
 
 
-async def test_closed_store_refuses_work(tmp_path: Path) -> None:
-    closed = SqliteStore(tmp_path / "closed.db")
+async def test_closed_store_refuses_work(store_url: str | Path) -> None:
+    closed = make_store(store_url)
     await closed.open()
     await closed.close()
     await closed.close()  # closing twice is harmless
     assert not closed.is_open
     with pytest.raises(Exception, match="not open"):
         await closed.get_meta("x")
+
+
+async def test_mark_published_stores_refs_and_never_goes_back(store: Store) -> None:
+    table = await store.create_table(new_table())
+    await store.commit_move(table.id, 0, 1, "1", "[]", '"s1"')
+    assert [t.id for t in await store.list_unpublished_tables()] == [table.id]
+    refs = [MessageRef(table.id, "table", 20, 1, "a", 2), MessageRef(table.id, "hand:1", 5, 2)]
+    await store.mark_published(table.id, 2, refs)
+    assert await store.list_unpublished_tables() == []
+    await store.mark_published(table.id, 1, [MessageRef(table.id, "table", 20, 7, "b", 1)])
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.published == 2, "an older publication never wins"
+    assert await store.get_message_refs(table.id) == [
+        MessageRef(table.id, "hand:1", 5, 2),
+        MessageRef(table.id, "table", 20, 7, "b", 1),
+    ]
+    await store.mark_published(table.id, 2)  # no references: only the revision

@@ -1,8 +1,11 @@
 """Persistence for tables, moves and settings behind a small, swappable interface.
 
-Import from here (``from bot.storage import Store, SqliteStore``) rather than the
-submodules, so a future PostgreSQL store only has to be added in this package.
+Import from here (``from bot.storage import Store, open_store``) rather than the submodules.
+:func:`make_store` is the one place that picks the store from ``RUMMY_DATABASE``: a
+``postgresql://`` URL selects :class:`PostgresStore`, anything else is a SQLite file path.
 """
+
+from pathlib import Path
 
 from bot.storage.base import (
     CLOSED_STATUSES,
@@ -25,10 +28,26 @@ from bot.storage.base import (
     TableNotFound,
     TableRecord,
     TableStatus,
+    is_postgres_url,
+    masked_url,
     utc_now,
 )
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
+from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
+
+
+def make_store(target: str | Path, *, clock: Clock = utc_now) -> SqliteStore | PostgresStore:
+    """The store for a ``RUMMY_DATABASE`` value (not opened yet): PostgreSQL for a
+    ``postgresql://`` URL, SQLite for a file path."""
+    if isinstance(target, str) and is_postgres_url(target):
+        return PostgresStore(target, clock=clock)
+    return SqliteStore(target, clock=clock)
+
+
+def describe_target(target: str | Path) -> str:
+    """How messages name a database: the file path, or the URL without its password."""
+    return masked_url(target) if isinstance(target, str) else str(target)
 
 __all__ = [
     "CLOSED_STATUSES",
@@ -45,6 +64,7 @@ __all__ = [
     "NewTable",
     "NotADatabase",
     "PlayerPrefs",
+    "PostgresStore",
     "SchemaTooNew",
     "SeatRecord",
     "SqliteStore",
@@ -55,5 +75,9 @@ __all__ = [
     "TableNotFound",
     "TableRecord",
     "TableStatus",
+    "describe_target",
+    "is_postgres_url",
+    "make_store",
+    "masked_url",
     "utc_now",
 ]

@@ -1,8 +1,8 @@
 """The storage interface the rest of the bot talks to.
 
 Why a Protocol plus plain dataclasses: cogs and the game service depend only on
-this module, so a PostgreSQL implementation can be added later without touching
-them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
+this module, so the SQLite and PostgreSQL implementations are interchangeable
+without touching them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
 is type-checked and cannot depend on a driver's row type. Game snapshots,
 actions and events are opaque JSON text here: storage never imports the engine
 or discord.
@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
 
 TableStatus = Literal["lobby", "active", "finished", "cancelled"]
 TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cancelled")
@@ -28,6 +29,24 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """Default clock: timezone-aware UTC now. Inject another one in tests."""
     return datetime.now(UTC)
+
+
+#: URL schemes that select the PostgreSQL store (``RUMMY_DATABASE=postgresql://…``).
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether a ``RUMMY_DATABASE`` value names a PostgreSQL server (else it is a file path)."""
+    return urlsplit(target).scheme in POSTGRES_SCHEMES
+
+
+def masked_url(url: str) -> str:
+    """*url* with any password replaced, safe for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class StorageError(Exception):

@@ -30,6 +30,10 @@ CLI_EN: dict[str, str] = {
     "cli.help.migrate": "create or upgrade the database schema, then exit",
     "cli.help.doctor": "check the token, the database and write access; print a report",
     "cli.help.env_file": "settings file to read (default: .env in the current folder)",
+    "cli.help.copy_db": (
+        "copy every table of the database FROM into the empty database TO (a SQLite file or "
+        "a postgresql:// URL, either way), then check the copy"
+    ),
     "cli.no_token": (
         "rummy-bot: no Discord bot token is configured, so the bot cannot log in.\n"
         "\n"
@@ -63,6 +67,38 @@ CLI_EN: dict[str, str] = {
     "cli.migrate.up_to_date": (
         "Database {path} is already at the newest schema version {target}."
     ),
+    "cli.copy.same": "FROM and TO are the same database; nothing was copied.",
+    "cli.copy.source_missing": "The database {path} does not exist; nothing was copied.",
+    "cli.copy.schema_differs": (
+        "The two databases do not have the same tables even after upgrading both; nothing was "
+        "copied. Check that FROM and TO are rummy-bot databases."
+    ),
+    "cli.copy.not_empty": (
+        "The database {target} is not empty (the table {table} has {count} rows), so nothing "
+        "was copied: copy-db only fills an empty database, to never mix two histories. Give a "
+        "new database as TO, or empty this one first."
+    ),
+    "cli.copy.error": "The copy from {source} to {target} stopped: {error}",
+    "cli.copy.table_ok": "Table {table}: {count} rows, the same in both databases.",
+    "cli.copy.table_differs": (
+        "Table {table}: {source_rows} rows in the original but {target_rows} in the copy."
+    ),
+    "cli.copy.replayed": (
+        "Open games replayed move by move through the rules on the copy: {count}; each one "
+        "ends exactly on its stored position."
+    ),
+    "cli.copy.replay_differs": (
+        "Table #{table_id}: its moves replayed on the copy do not end on its stored position "
+        "({why})."
+    ),
+    "cli.copy.positions_differ": "it ends on another position",
+    "cli.copy.done": (
+        "Copied {source} into {target}: every count and every replay agrees. Point "
+        "RUMMY_DATABASE at the copy and start the bot."
+    ),
+    "cli.copy.failed": (
+        "The copy in {target} does not match {source} (see above); do not switch to it."
+    ),
     "cli.sync.done": "Slash commands pushed to Discord ({scope}).",
     "cli.sync.scope_global": "globally; they can take up to an hour to appear",
     "cli.sync.scope_guild": "to the dev server {guild_id}; they appear at once",
@@ -86,6 +122,20 @@ CLI_EN: dict[str, str] = {
     "doctor.token.app_id": "Application id read from the token: {app_id}",
     "doctor.invite": "Invite link: {url}",
     "doctor.db.path": "Database file: {path}",
+    "doctor.db.url": "Database: PostgreSQL at {url}",
+    "doctor.db.pg_unreachable": (
+        "Cannot connect to PostgreSQL: {error}. Check that the server runs and the host, port, "
+        "user, password and database name in RUMMY_DATABASE."
+    ),
+    "doctor.db.pg_connected": "Connected to PostgreSQL {version}.",
+    "doctor.db.pg_writable": (
+        "The bot can create tables and write in this database (tried in a transaction that was "
+        "rolled back)."
+    ),
+    "doctor.db.pg_read_only": (
+        "The bot cannot write in this database: {error}. Grant its user CREATE on the schema "
+        "and the right to write in its tables."
+    ),
     "doctor.db.dir_missing": (
         "The folder {path} does not exist; create it or change RUMMY_DATABASE."
     ),

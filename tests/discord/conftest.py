@@ -1,5 +1,6 @@
-"""SimCord set-up for the Discord surface: a real RummyBot on a real SQLite file, a server, a
-channel, players, and a driver that plays whole games by typing the real slash commands."""
+"""SimCord set-up for the Discord surface: a real RummyBot on a real SQLite file (or a real
+PostgreSQL database, for tests that ask for ``store_url``), a server, a channel, players, and a
+driver that plays whole games by typing the real slash commands."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import simcord
 from bot.app import RummyBot
 from bot.config import Settings
 from bot.services.tables import Table
-from bot.storage import SqliteStore
+from bot.storage import make_store
 from rummy_engine import (
     Action,
     Discard,
@@ -39,16 +40,20 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
 
 
-def make_bot(db: Path, seed: int = 7, computer_delay: int = 0, turn_timer: int = 0) -> RummyBot:
-    """The real bot on ``db``; computers play at once unless a test asks for the delay, and
-    tables have no turn timer unless a test asks for one (minutes)."""
+def make_bot(
+    db: str | Path, seed: int = 7, computer_delay: int = 0, turn_timer: int = 0
+) -> RummyBot:
+    """The real bot on ``db`` (a SQLite path or a PostgreSQL URL); computers play at once unless
+    a test asks for the delay, and tables have no turn timer unless a test asks for one
+    (minutes)."""
     settings = Settings(
-        database=db,
+        database=db if isinstance(db, Path) else Path("unused.db"),
+        database_url=db if isinstance(db, str) else None,
         next_round_delay_seconds=30,
         computer_delay_seconds=computer_delay,
         turn_timer_minutes=turn_timer,
     )
-    bot = RummyBot(settings, SqliteStore(db))
+    bot = RummyBot(settings, make_store(settings.database_target))
     bot.tables._seed_source = lambda: seed
     return bot
 

@@ -1,15 +1,17 @@
 """Whole games through SimCord, one per variant and mode: every move typed as a slash command
 by the player whose turn it is, next rounds by the host's button or the 30-second timer, and
-the privacy of every hand checked after every move."""
+the privacy of every hand checked after every move. Each game runs on both stores."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from bot.app import RummyBot
 from rummy_engine import Phase
-from tests.discord.conftest import World, play_step
+from tests.discord.conftest import World, make_bot, play_step
 
 GAMES = [
     ("simple", "1v1", 2),
@@ -20,6 +22,11 @@ GAMES = [
     ("r71", "2v2", 4),
     ("basic", "basic", 3),
 ]
+
+
+@pytest.fixture
+def simcord_bot(store_url: str | Path) -> RummyBot:
+    return make_bot(store_url)
 
 
 @pytest.mark.parametrize(

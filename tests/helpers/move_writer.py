@@ -5,7 +5,7 @@ random moment and then checks that every move acknowledged here is in the
 database. A line ``<seq>`` is printed (and flushed) only after ``commit_move``
 returned, which is exactly when the bot would send its reply to a player.
 
-Run: ``python -m tests.helpers.move_writer DB_PATH [--max-moves N]``
+Run: ``python -m tests.helpers.move_writer DB_PATH_OR_URL [--max-moves N]``
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.storage import NewTable, SqliteStore
+from bot.storage import NewTable, is_postgres_url, make_store
 
 TABLE_GUILD = 1
 TABLE_CHANNEL = 2
@@ -38,8 +38,13 @@ def snapshot_for(seq: int) -> str:
     return json.dumps({"seq": seq, "padding": "x" * 3000}, sort_keys=True)
 
 
-async def write_moves(path: Path, max_moves: int | None) -> None:
-    async with SqliteStore(path) as store:
+def database_target(value: str) -> str | Path:
+    """A ``postgresql://`` URL as it is, anything else as a file path."""
+    return value if is_postgres_url(value) else Path(value)
+
+
+async def write_moves(target: str | Path, max_moves: int | None) -> None:
+    async with make_store(target) as store:
         tables = await store.list_active_tables()
         if tables:
             table = tables[0]
@@ -72,7 +77,7 @@ async def write_moves(path: Path, max_moves: int | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("database", type=Path)
+    parser.add_argument("database", type=database_target)
     parser.add_argument("--max-moves", type=int, default=None)
     args = parser.parse_args()
     asyncio.run(write_moves(args.database, args.max_moves))
