@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage import SqliteStore, Store, TableRecord
 from rummy_engine import Game
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
@@ -48,33 +48,21 @@ async def connected(emu: DiscordEmulator, shard: int, times: int = 1) -> None:
     await asyncio.sleep(2.5)  # discord.py waits 2 s for guilds before it is ready
 
 
-def game_in(db: Path, channel: EmuChannel) -> Game:
-    with sqlite3.connect(db) as conn:
-        (snapshot,) = conn.execute(
-            "SELECT snapshot FROM tables WHERE channel_id = ?", (channel.id,)
-        ).fetchone()
+async def table_in(store: Store, channel: EmuChannel) -> TableRecord:
+    [record] = [r for r in await store.list_active_tables() if r.channel_id == channel.id]
+    return record
+
+
+async def game_in(store: Store, channel: EmuChannel) -> Game:
+    snapshot = (await table_in(store, channel)).snapshot_json
+    assert snapshot is not None
     return Game.from_json(json.loads(snapshot))
 
 
-def seats_in(db: Path, channel: EmuChannel, users: list[EmuUser]) -> dict[int, EmuUser]:
+async def seats_in(store: Store, channel: EmuChannel, users: list[EmuUser]) -> dict[int, EmuUser]:
     by_id = {u.id: u for u in users}
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute(
-            "SELECT seat, user_id FROM seats JOIN tables ON tables.id = seats.table_id "
-            "WHERE tables.channel_id = ?",
-            (channel.id,),
-        ).fetchall()
-    return {int(seat): by_id[int(user)] for seat, user in rows}
-
-
-def moves_in(db: Path, channel: EmuChannel) -> int:
-    with sqlite3.connect(db) as conn:
-        (count,) = conn.execute(
-            "SELECT COUNT(*) FROM moves JOIN tables ON tables.id = moves.table_id "
-            "WHERE tables.channel_id = ?",
-            (channel.id,),
-        ).fetchone()
-    return int(count)
+    seats = await store.get_seats((await table_in(store, channel)).id)
+    return {s.seat: by_id[s.user_id] for s in seats if s.user_id is not None}
 
 
 async def open_game(
@@ -86,21 +74,21 @@ async def open_game(
 
 
 async def discard(
-    emu: DiscordEmulator, db: Path, channel: EmuChannel, players: dict[int, EmuUser]
+    emu: DiscordEmulator, store: Store, channel: EmuChannel, players: dict[int, EmuUser]
 ) -> None:
     """The player to act discards a single card (the dealer's first move needs no draw)."""
-    game = game_in(db, channel)
-    before = moves_in(db, channel)
+    game = await game_in(store, channel)
+    before = (await table_in(store, channel)).version
     hand = Counter(c.text for c in game.hands[game.current])
     card = next(text for text, n in hand.items() if n == 1 and text != "JK")
     mover = players[game.current]
     await (await emu.slash(mover, channel, "rummy discard", card=card)).followups(1)
-    assert moves_in(db, channel) == before + 1, "acknowledged only once committed"
+    assert (await table_in(store, channel)).version == before + 1, "committed before answered"
 
 
 async def test_two_shard_processes_share_one_database(tmp_path: Path) -> None:
     db = tmp_path / "rummy.db"
-    async with emulated_discord() as emu:
+    async with emulated_discord() as emu, SqliteStore(db) as store:
         alice, bob, carol, dave = (emu.add_user(n) for n in ("alice", "bob", "carol", "dave"))
         first = emu.add_guild("First", members=[alice, bob], shard=(0, SHARDS))
         second = emu.add_guild("Second", members=[carol, dave], shard=(1, SHARDS))
@@ -115,10 +103,10 @@ async def test_two_shard_processes_share_one_database(tmp_path: Path) -> None:
 
             await open_game(emu, here, alice, bob)
             await open_game(emu, there, carol, dave)
-            seats_here = seats_in(db, here, [alice, bob])
-            seats_there = seats_in(db, there, [carol, dave])
-            await discard(emu, db, here, seats_here)
-            await discard(emu, db, there, seats_there)
+            seats_here = await seats_in(store, here, [alice, bob])
+            seats_there = await seats_in(store, there, [carol, dave])
+            await discard(emu, store, here, seats_here)
+            await discard(emu, store, there, seats_there)
 
             bots[0].send_signal(signal.SIGKILL)
             await asyncio.get_running_loop().run_in_executor(None, bots[0].wait, 20)
@@ -127,16 +115,18 @@ async def test_two_shard_processes_share_one_database(tmp_path: Path) -> None:
                 await emu.slash(alice, here, "rummy hand")
             for _ in range(2):  # the other server plays on: a draw and a discard
                 await (
-                    await emu.slash(current(db, there, seats_there), there, "rummy draw")
+                    await emu.slash(await current(store, there, seats_there), there, "rummy draw")
                 ).followups(1)
-                await discard(emu, db, there, seats_there)
+                await discard(emu, store, there, seats_there)
 
             bots[0] = start_shard(emu, db, 0)
             await connected(emu, 0, times=2)
-            game = game_in(db, here)
+            game = await game_in(store, here)
             assert game.hands[game.current], "the first server's game is where it was"
-            await (await emu.slash(current(db, here, seats_here), here, "rummy draw")).followups(1)
-            await discard(emu, db, here, seats_here)
+            await (
+                await emu.slash(await current(store, here, seats_here), here, "rummy draw")
+            ).followups(1)
+            await discard(emu, store, here, seats_here)
 
             for channel, seats in ((here, seats_here), (there, seats_there)):
                 await (await emu.slash(seats[0], channel, "rummy leave")).followups(1)
@@ -155,5 +145,5 @@ def identified_live(emu: DiscordEmulator) -> set[int]:
     return {c.shard[0] for c in emu._connections if c.identified}
 
 
-def current(db: Path, channel: EmuChannel, seats: dict[int, EmuUser]) -> EmuUser:
-    return seats[game_in(db, channel).current]
+async def current(store: Store, channel: EmuChannel, seats: dict[int, EmuUser]) -> EmuUser:
+    return seats[(await game_in(store, channel)).current]
