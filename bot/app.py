@@ -127,6 +127,7 @@ class RummyBot(commands.Bot):
             intents=make_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # no message events arrive to fill a message cache
+            **self._client_options(settings),
         )
         self.settings = settings
         self.store = store
@@ -152,9 +153,21 @@ class RummyBot(commands.Bot):
             computer_delay=settings.computer_delay_seconds,
             clock=discord.utils.utcnow,
             remind=self.reconciler.remind,
+            shards=settings.shards,
         )
         self.ui = UiContext(self.tables, store, self.stats, self.reconciler, self.autoplay)
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
+
+    def _client_options(self, settings: Settings) -> dict[str, Any]:
+        """Extra options of the discord.py client: none unsharded (see ShardedRummyBot)."""
+        return {}
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process pushes slash commands: commands belong to the application, not a
+        shard, so with several processes only the one running shard 0 pushes them."""
+        shards = self.settings.shards
+        return shards is None or 0 in shards.ids
 
     async def _publish(self, table: Table, events: Sequence[Event]) -> None:
         await self.reconciler.publish(table, events=events)
@@ -174,7 +187,8 @@ class RummyBot(commands.Bot):
         for name in self.extension_names:
             await self.load_extension(name)
             log.info("Loaded extension %s", name)
-        await self.sync_commands_if_changed(force=self.force_sync)
+        if self.syncs_commands or self.force_sync:
+            await self.sync_commands_if_changed(force=self.force_sync)
         if self.restore_tables:
             await self.restore_active_tables()
         self.autoplay.start()
@@ -216,7 +230,8 @@ class RummyBot(commands.Bot):
         the dispatcher starts and at once fires what fell due while the bot was down (each
         deadline once: its claim is part of the move it causes).
         """
-        records = await self.store.list_active_tables()
+        shards = self.settings.shards
+        records = await self.store.list_active_tables(shards=shards)
         log.info("Restoring %d open table(s)", len(records))
         for record in records:
             try:
@@ -225,7 +240,7 @@ class RummyBot(commands.Bot):
                 log.exception("table %s cannot be loaded; /rummy cancel archives it", record.id)
                 continue
             await self.autoplay.after(table)
-        healed = await self.reconciler.heal()
+        healed = await self.reconciler.heal(shards)
         log.info("Re-published %d table(s) with changes not yet shown", healed)
         return records
 
@@ -283,3 +298,24 @@ class RummyBot(commands.Bot):
                 runner.cancel()
             for sig in installed:
                 loop.remove_signal_handler(sig)
+
+
+class ShardedRummyBot(RummyBot, commands.AutoShardedBot):
+    """The bot running a range of Discord's shards (``RUMMY_SHARD_COUNT``/``RUMMY_SHARDS``).
+
+    Why ranges instead of one process: Discord requires sharding past 2,500 servers and one
+    process saturates long before, so several processes share one PostgreSQL database, each
+    running its shards. Discord sends a server's interactions to the shard of that server, so
+    each process owns its servers' tables: their locks stay in memory, and start-up, healing and
+    deadlines only look at them (the claim rows keep a deadline from firing twice anyway).
+    """
+
+    def _client_options(self, settings: Settings) -> dict[str, Any]:
+        assert settings.shards is not None
+        return {"shard_count": settings.shards.count, "shard_ids": list(settings.shards.ids)}
+
+
+def make_bot(settings: Settings, store: Store, **options: Any) -> RummyBot:
+    """The bot for these settings: sharded when ``RUMMY_SHARD_COUNT`` is set."""
+    cls = RummyBot if settings.shards is None else ShardedRummyBot
+    return cls(settings, store, **options)

@@ -108,12 +108,12 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     import aiohttp
     import discord
 
-    from bot.app import RummyBot
+    from bot.app import make_bot
     from bot.logs import configure_logging
 
     configure_logging(settings)
     store = make_store(settings.database_target)
-    bot = RummyBot(settings, store, force_sync=sync_only, restore_tables=not sync_only)
+    bot = make_bot(settings, store, force_sync=sync_only, restore_tables=not sync_only)
     try:
         if sync_only:
             asyncio.run(_sync_and_exit(bot, store, token))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.storage.base import is_postgres_url, masked_url
+from bot.storage.base import Shards, is_postgres_url, masked_url
 from bot.text import t
 
 DEFAULT_DATABASE = "rummy.db"
@@ -37,6 +37,8 @@ ENV_LOG_LEVEL = "RUMMY_LOG_LEVEL"
 ENV_NEXT_ROUND_DELAY = "RUMMY_NEXT_ROUND_DELAY_SECONDS"
 ENV_COMPUTER_DELAY = "RUMMY_COMPUTER_DELAY_SECONDS"
 ENV_TURN_TIMER = "RUMMY_TURN_TIMER_MINUTES"
+ENV_SHARD_COUNT = "RUMMY_SHARD_COUNT"
+ENV_SHARDS = "RUMMY_SHARDS"
 
 #: Every setting the bot reads, in the order they are documented.
 SETTING_NAMES = (
@@ -47,11 +49,14 @@ SETTING_NAMES = (
     ENV_NEXT_ROUND_DELAY,
     ENV_COMPUTER_DELAY,
     ENV_TURN_TIMER,
+    ENV_SHARD_COUNT,
+    ENV_SHARDS,
 )
 
 # A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 _SNOWFLAKE_RE = re.compile(r"^[0-9]{15,21}$")
+_SHARD_PART_RE = re.compile(r"^([0-9]{1,5})(?:-([0-9]{1,5}))?$")
 
 
 class ConfigError(ValueError):
@@ -77,6 +82,8 @@ class Settings:
     computer_delay_seconds: int = DEFAULT_COMPUTER_DELAY_SECONDS
     #: The turn timer of a new table when /rummy new does not choose one (0 = off).
     turn_timer_minutes: int = DEFAULT_TURN_TIMER_MINUTES
+    #: The shards this process runs (``RUMMY_SHARD_COUNT``/``RUMMY_SHARDS``); None: unsharded.
+    shards: Shards | None = None
 
     @property
     def database_target(self) -> str | Path:
@@ -92,7 +99,7 @@ class Settings:
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
             f"computer_delay_seconds={self.computer_delay_seconds!r}, "
-            f"turn_timer_minutes={self.turn_timer_minutes!r})"
+            f"turn_timer_minutes={self.turn_timer_minutes!r}, shards={self.shards!r})"
         )
 
 
@@ -186,6 +193,8 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         )
         turn_timer = DEFAULT_TURN_TIMER_MINUTES
 
+    shards = _shards(text(ENV_SHARD_COUNT), text(ENV_SHARDS), problems)
+
     if problems:
         raise ConfigError(problems)
     return Settings(
@@ -197,7 +206,58 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         next_round_delay_seconds=next_round,
         computer_delay_seconds=computer_delay,
         turn_timer_minutes=turn_timer,
+        shards=shards,
     )
+
+
+def _shards(count_raw: str | None, ids_raw: str | None, problems: list[str]) -> Shards | None:
+    """``RUMMY_SHARD_COUNT`` (all processes) and ``RUMMY_SHARDS`` (this one's, e.g. ``0-3``).
+
+    Without a count the bot is not sharded. A count alone runs every shard in this process.
+    """
+    if count_raw is None:
+        if ids_raw is not None:
+            problems.append(
+                t("config.shards_without_count", name=ENV_SHARDS, count_name=ENV_SHARD_COUNT)
+            )
+        return None
+    if not count_raw.isdigit() or int(count_raw) < 1:
+        problems.append(t("config.invalid_shard_count", name=ENV_SHARD_COUNT, value=count_raw))
+        return None
+    count = int(count_raw)
+    ids = parse_shard_ids(ids_raw) if ids_raw is not None else tuple(range(count))
+    if ids is None:
+        problems.append(t("config.invalid_shards", name=ENV_SHARDS, value=ids_raw))
+        return None
+    for shard in ids:
+        if shard >= count:
+            problems.append(
+                t(
+                    "config.shard_out_of_range",
+                    name=ENV_SHARDS,
+                    shard=shard,
+                    count_name=ENV_SHARD_COUNT,
+                    count=count,
+                    last=count - 1,
+                )
+            )
+            return None
+    return Shards(count=count, ids=ids)
+
+
+def parse_shard_ids(raw: str) -> tuple[int, ...] | None:
+    """``"0-3"``, ``"0,2,5-7"`` → sorted shard ids; None when it does not read as a list."""
+    ids: set[int] = set()
+    for part in raw.replace(" ", "").split(","):
+        match = _SHARD_PART_RE.match(part)
+        if match is None:
+            return None
+        first = int(match.group(1))
+        last = int(match.group(2)) if match.group(2) is not None else first
+        if last < first:
+            return None
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
 
 
 def token_is_well_formed(token: str) -> bool:

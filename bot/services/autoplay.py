@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from bot.services.dispatcher import Dispatcher
 from bot.services.tables import Played, Table, TableService
 from bot.services.turn_timer import REMIND_AT, turn_length
-from bot.storage import Deadline
+from bot.storage import Deadline, Shards
 from bot.storage.base import Clock, utc_now
 from rummy_engine import Event, Phase, RuleViolation
 
@@ -55,6 +55,7 @@ class Autoplay:
         computer_delay: float,
         clock: Clock = utc_now,
         remind: Remind = _no_reminder,
+        shards: Shards | None = None,
     ) -> None:
         self.tables = tables
         self.store = tables.store
@@ -63,7 +64,7 @@ class Autoplay:
         self.next_round_delay = timedelta(seconds=next_round_delay)
         self.computer_delay = timedelta(seconds=computer_delay)
         self.clock = clock
-        self.dispatcher = Dispatcher(self.store, self.fire, clock)
+        self.dispatcher = Dispatcher(self.store, self.fire, clock, shards)
         # What this process last armed per table, as (kind, generation) pairs: arming the same
         # again changes no row, so the write (and the dispatcher's wake-up) is skipped. Only
         # this process writes deadlines, and claims never change a generation, so it stays true.

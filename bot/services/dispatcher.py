@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.services.inflight import ShuttingDown
-from bot.storage import Deadline, Store
+from bot.storage import Deadline, Shards, Store
 from bot.storage.base import Clock
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,12 @@ class Dispatcher:
     that might be in the middle of a move, and the loop's clock is the one tests move.
     """
 
-    def __init__(self, store: Store, fire: Fire, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, fire: Fire, clock: Clock, shards: Shards | None = None
+    ) -> None:
         self.store = store
+        #: Only the deadlines of this process's servers: another process owns the rest.
+        self.shards = shards
         self.fire = fire
         self.clock = clock
         self._timer: asyncio.TimerHandle | None = None
@@ -77,7 +81,7 @@ class Dispatcher:
         fired = 0
         while True:
             now = self.clock()
-            due = [d for d in await self.store.next_deadlines() if d.due_at <= now]
+            due = [d for d in await self.store.next_deadlines(shards=self.shards) if d.due_at <= now]
             if not due:
                 return fired
             for deadline in due:
@@ -101,7 +105,7 @@ class Dispatcher:
             self._again = False
             try:
                 await self.run_due()
-                pending = await self.store.next_deadlines(1)
+                pending = await self.store.next_deadlines(1, shards=self.shards)
             except ShuttingDown:
                 return
             except Exception:

@@ -49,6 +49,32 @@ def masked_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
+#: Bits of a snowflake below the timestamp; Discord's shard formula shifts them away.
+SHARD_SHIFT = 22
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards one bot process serves, out of ``count``.
+
+    Why the store knows about it: with several processes over one database, each owns the
+    tables of the servers on its shards (Discord sends a server's interactions to that
+    shard only), so start-up, healing and deadlines must list only those tables, in SQL,
+    or one process would sleep on another's nearest deadline. Discord's formula:
+    ``(guild_id >> 22) % count``.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> SHARD_SHIFT) % self.count in self.ids
+
+    @property
+    def everything(self) -> bool:
+        return set(self.ids) == set(range(self.count))
+
+
 class StorageError(Exception):
     """Base class for storage failures callers may want to handle."""
 
@@ -267,8 +293,11 @@ class Store(Protocol):
         """The table, or ``None`` if there is none with this id."""
         ...
 
-    async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
-        """Tables in lobby or active status (what a restart must restore), oldest first."""
+    async def list_active_tables(
+        self, guild_id: int | None = None, shards: Shards | None = None
+    ) -> list[TableRecord]:
+        """Tables in lobby or active status (what a restart must restore), oldest first; only
+        those of ``guild_id`` or of servers on ``shards`` when given."""
         ...
 
     async def update_table_status(
@@ -353,8 +382,11 @@ class Store(Protocol):
         """The table's deadlines (fired ones included), by kind."""
         ...
 
-    async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
-        """The pending (not fired) deadlines of open tables, nearest first."""
+    async def next_deadlines(
+        self, limit: int = 16, shards: Shards | None = None
+    ) -> list[Deadline]:
+        """The pending (not fired) deadlines of open tables (of servers on ``shards``, when
+        given), nearest first."""
         ...
 
     async def claim_deadline(self, deadline: Deadline) -> bool:
@@ -383,8 +415,9 @@ class Store(Protocol):
         start-up edit them again."""
         ...
 
-    async def list_unpublished_tables(self) -> list[TableRecord]:
-        """Tables with a change not yet shown on Discord (open or closed): start-up heals them."""
+    async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
+        """Tables with a change not yet shown on Discord (open or closed), of servers on
+        ``shards`` when given: start-up heals them."""
         ...
 
     # --- settings and preferences ----------------------------------------------

@@ -36,6 +36,7 @@ from bot.storage.base import (
     CLOSED_STATUSES,
     GLOBAL_SCOPE,
     OPEN_STATUSES,
+    SHARD_SHIFT,
     Clock,
     Deadline,
     DeadlineGone,
@@ -53,6 +54,7 @@ from bot.storage.base import (
     RatingKey,
     SchemaTooNew,
     SeatRecord,
+    Shards,
     SkillRating,
     StaleVersion,
     StorageError,
@@ -110,6 +112,19 @@ WITH refs AS (
     DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
                   stamp = excluded.stamp, revision = excluded.revision
 )"""
+
+
+def _shard_test(column: str, first: int) -> str:
+    """A condition on parameters ``$first`` (the shard count, NULL for every shard) and
+    ``$first+1`` (the shard ids) keeping the tables of servers on those shards."""
+    count, ids = f"${first}::int", f"${first + 1}::int[]"
+    return f"({count} IS NULL OR (({column} >> {SHARD_SHIFT}) % {count}) = ANY({ids}))"
+
+
+def _shard_args(shards: Shards | None) -> tuple[int | None, list[int]]:
+    if shards is None or shards.everything:
+        return None, []
+    return shards.count, list(shards.ids)
 
 
 def _ref_arrays(refs: Sequence[MessageRef]) -> tuple[list[Any], ...]:
@@ -290,12 +305,15 @@ class PostgresStore:
             )
         return None if row is None else _table_from_row(row)
 
-    async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
+    async def list_active_tables(
+        self, guild_id: int | None = None, shards: Shards | None = None
+    ) -> list[TableRecord]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) "
-                "AND ($2::bigint IS NULL OR guild_id = $2) ORDER BY id",
-                list(OPEN_STATUSES), guild_id,
+                f"AND ($2::bigint IS NULL OR guild_id = $2) AND {_shard_test('guild_id', 3)} "
+                "ORDER BY id",
+                list(OPEN_STATUSES), guild_id, *_shard_args(shards),
             )
         return [_table_from_row(row) for row in rows]
 
@@ -527,14 +545,16 @@ class PostgresStore:
             )
         return [_deadline_from_row(r) for r in rows]
 
-    async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
+    async def next_deadlines(
+        self, limit: int = 16, shards: Shards | None = None
+    ) -> list[Deadline]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
                 "SELECT d.table_id, d.kind, d.due_at, d.generation, d.seat, d.fired "
                 "FROM deadlines d JOIN tables t ON t.id = d.table_id "
-                "WHERE NOT d.fired AND t.status = ANY($1::text[]) "
+                f"WHERE NOT d.fired AND t.status = ANY($1::text[]) AND {_shard_test('t.guild_id', 3)} "
                 "ORDER BY d.due_at, d.table_id, d.kind LIMIT $2",
-                list(OPEN_STATUSES), int(limit),
+                list(OPEN_STATUSES), int(limit), *_shard_args(shards),
             )
         return [_deadline_from_row(r) for r in rows]
 
@@ -577,10 +597,12 @@ class PostgresStore:
                 table_id, *_ref_arrays(refs), revision,
             )
 
-    async def list_unpublished_tables(self) -> list[TableRecord]:
+    async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE published < revision ORDER BY id"
+                f"SELECT {_TABLE_COLUMNS} FROM tables "
+                f"WHERE published < revision AND {_shard_test('guild_id', 1)} ORDER BY id",
+                *_shard_args(shards),
             )
         return [_table_from_row(row) for row in rows]
 

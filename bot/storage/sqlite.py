@@ -33,6 +33,7 @@ from bot.storage.base import (
     GLOBAL_SCOPE,
     LEADERBOARD_SORTS,
     OPEN_STATUSES,
+    SHARD_SHIFT,
     TABLE_STATUSES,
     Clock,
     Deadline,
@@ -52,6 +53,7 @@ from bot.storage.base import (
     RatingKey,
     SchemaTooNew,
     SeatRecord,
+    Shards,
     SkillRating,
     StaleVersion,
     StorageError,
@@ -116,6 +118,17 @@ def _deadline_from_row(row: Row) -> Deadline:
         generation=row[3],
         seat=row[4],
         fired=bool(row[5]),
+    )
+
+
+def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
+    """`` AND <column's shard> IN (...)`` for the servers on ``shards``; nothing for all."""
+    if shards is None or shards.everything:
+        return "", []
+    marks = ", ".join("?" for _ in shards.ids)
+    return (
+        f" AND (({column} >> {SHARD_SHIFT}) % ?) IN ({marks})",
+        [shards.count, *shards.ids],
     )
 
 
@@ -327,14 +340,18 @@ class SqliteStore:
             )
         return None if row is None else _table_from_row(row)
 
-    async def list_active_tables(self, guild_id: int | None = None) -> list[TableRecord]:
+    async def list_active_tables(
+        self, guild_id: int | None = None, shards: Shards | None = None
+    ) -> list[TableRecord]:
         placeholders = ", ".join("?" for _ in OPEN_STATUSES)
         sql = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({placeholders})"
         params: list[Any] = list(OPEN_STATUSES)
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
-        sql += " ORDER BY id"
+        shard_sql, shard_params = _shard_filter("guild_id", shards)
+        sql += shard_sql + " ORDER BY id"
+        params += shard_params
         async with self._read() as conn:
             rows = await self._fetchall(conn, sql, params)
         return [_table_from_row(row) for row in rows]
@@ -601,16 +618,19 @@ class SqliteStore:
             )
         return [_deadline_from_row(r) for r in rows]
 
-    async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
+    async def next_deadlines(
+        self, limit: int = 16, shards: Shards | None = None
+    ) -> list[Deadline]:
         placeholders = ", ".join("?" for _ in OPEN_STATUSES)
+        shard_sql, shard_params = _shard_filter("t.guild_id", shards)
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
                 "SELECT d.table_id, d.kind, d.due_at, d.generation, d.seat, d.fired "
                 "FROM deadlines d JOIN tables t ON t.id = d.table_id "
-                f"WHERE d.fired = 0 AND t.status IN ({placeholders}) "
+                f"WHERE d.fired = 0 AND t.status IN ({placeholders}){shard_sql} "
                 "ORDER BY d.due_at, d.table_id, d.kind LIMIT ?",
-                (*OPEN_STATUSES, int(limit)),
+                (*OPEN_STATUSES, *shard_params, int(limit)),
             )
         return [_deadline_from_row(r) for r in rows]
 
@@ -661,11 +681,14 @@ class SqliteStore:
                 (revision, table_id),
             )
 
-    async def list_unpublished_tables(self) -> list[TableRecord]:
+    async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
+        shard_sql, shard_params = _shard_filter("guild_id", shards)
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE published < revision ORDER BY id",
+                f"SELECT {_TABLE_COLUMNS} FROM tables "
+                f"WHERE published < revision{shard_sql} ORDER BY id",
+                shard_params,
             )
         return [_table_from_row(row) for row in rows]
 

@@ -20,6 +20,22 @@ CLI_EN: dict[str, str] = {
         "{name} must be one of {choices} (minutes; 0 turns the timer off), but it is set to "
         "{value}."
     ),
+    "config.invalid_shard_count": (
+        "{name} must be the total number of shards of the bot across all its processes "
+        "(1 or more), but it is set to {value!r}."
+    ),
+    "config.invalid_shards": (
+        "{name} must list the shards this process runs, such as 0-3 or 0,2,5-7, but it is "
+        "set to {value!r}."
+    ),
+    "config.shards_without_count": (
+        "{name} is set, but {count_name} is not: set {count_name} to the total number of "
+        "shards across all processes."
+    ),
+    "config.shard_out_of_range": (
+        "{name} names shard {shard}, but {count_name} is {count}: shards are numbered 0 to "
+        "{last}."
+    ),
     "config.env_file_missing": "The settings file {path} does not exist.",
     # --- command line ------------------------------------------------
     "cli.description": (

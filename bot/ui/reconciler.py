@@ -34,7 +34,7 @@ import discord
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
-from bot.storage import MessageRef, PlayerPrefs, Store
+from bot.storage import MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui.messages import (
     Draft,
@@ -148,9 +148,10 @@ class Reconciler:
             pending.served = pending.requested
             await self._pass(tid, pending)
 
-    async def heal(self) -> int:
-        """Publish every table with a change not yet shown (start-up); returns how many."""
-        records = await self.store.list_unpublished_tables()
+    async def heal(self, shards: Shards | None = None) -> int:
+        """Publish every table (of ``shards``' servers) with a change not yet shown (start-up);
+        returns how many."""
+        records = await self.store.list_unpublished_tables(shards)
         for record in records:
             await self.publish(record.id)
         return len(records)

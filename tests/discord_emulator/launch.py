@@ -21,12 +21,18 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def process_env(http_base: str, gateway_url: str, token: str, db: Path) -> dict[str, str]:
+def process_env(
+    http_base: str, gateway_url: str, token: str, db: Path | str, home: Path | None = None
+) -> dict[str, str]:
     """The environment of a bot process started with this module: a clean one, as on a fresh
-    machine, with the emulator's addresses and token and the database at ``db``."""
+    machine, with the emulator's addresses and token and the database ``db`` (a SQLite file,
+    whose folder is the home unless ``home`` is given, or a ``postgresql://`` URL)."""
+    if home is None:
+        assert isinstance(db, Path), "a PostgreSQL URL needs a home folder"
+        home = db.parent
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(db.parent),
+        "HOME": str(home),
         "PYTHONPATH": str(REPO_ROOT),
         "DISCORD_TOKEN": token,
         "RUMMY_DATABASE": str(db),

@@ -42,6 +42,13 @@ class SnowflakeFactory:
     def __call__(self) -> int:
         return self._base + next(self._counter)
 
+    def on_shard(self, shard: int, count: int) -> int:
+        """A new id that Discord's formula ``(id >> 22) % count`` puts on ``shard``: the
+        timestamp part moved forward by less than ``count`` milliseconds."""
+        stamp = self._base >> 22
+        stamp += (shard - stamp) % count
+        return (stamp << 22) + next(self._counter)
+
 
 def now_iso() -> str:
     """ISO-8601 timestamp as Discord sends it."""

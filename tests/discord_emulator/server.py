@@ -118,11 +118,20 @@ class _GatewayConnection:
         #: The intents the session identified with: which events Discord would send it.
         self.intents = 0
         self.session_id = secrets.token_hex(16)
+        #: (shard id, shard count) from IDENTIFY; an unsharded session is (0, 1).
+        self.shard = (0, 1)
         self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
         self._zstd: Any = None
         if compress == "zstd-stream":
             self._zstd = _make_zstd_stream()
         self._lock = asyncio.Lock()
+
+    def serves(self, guild_id: int | str | None) -> bool:
+        """Whether this session's shard receives the events of ``guild_id`` (None: a DM)."""
+        shard, count = self.shard
+        if guild_id is None:
+            return shard == 0
+        return (int(guild_id) >> 22) % count == shard
 
     async def send(self, op: int, d: Any, t: str | None = None) -> None:
         async with self._lock:
@@ -277,6 +286,8 @@ class DiscordEmulator:
         #: Query string of each gateway connection, e.g. ``{"v": "10", "compress": "zlib-stream"}``.
         self.gateway_queries: list[dict[str, str]] = []
         self._connections: list[_GatewayConnection] = []
+        #: What ``GET /gateway/bot`` recommends; sessions may identify with any shard count.
+        self.recommended_shards = 1
         #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
         #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls.
         self.request_hook: Callable[[str, str, str], None] | None = None
@@ -401,11 +412,17 @@ class DiscordEmulator:
         return user
 
     def add_guild(
-        self, name: str = "Test Guild", *, members: list[EmuUser] | tuple[EmuUser, ...] = ()
+        self,
+        name: str = "Test Guild",
+        *,
+        members: list[EmuUser] | tuple[EmuUser, ...] = (),
+        shard: tuple[int, int] | None = None,
     ) -> EmuGuild:
-        """Create a guild (the bot is always a member). Do this before ``running()``."""
+        """Create a guild (the bot is always a member). Do this before ``running()``.
+        ``shard=(id, count)`` gives it an id on that shard."""
         owner = members[0] if members else self.add_user("owner")
-        guild = EmuGuild(self.snowflake(), name, owner_id=owner.id)
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
+        guild = EmuGuild(guild_id, name, owner_id=owner.id)
         guild.member_ids = [self.bot_user.id, *(m.id for m in members)]
         if owner.id not in guild.member_ids:
             guild.member_ids.append(owner.id)
@@ -592,9 +609,12 @@ class DiscordEmulator:
         )
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send a raw DISPATCH to every identified gateway session."""
+        """Send a raw DISPATCH to every identified gateway session of the event's shard (as
+        Discord does: a server's events go to the shard ``(guild_id >> 22) % count``, direct
+        messages to shard 0)."""
         self.gateway_events.append((event, data))
-        live = [c for c in self._connections if c.identified]
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        live = [c for c in self._connections if c.identified and c.serves(guild)]
         if not live:
             raise AssertionError(f"no identified gateway session to dispatch {event} to")
         for conn in live:
@@ -903,7 +923,13 @@ class DiscordEmulator:
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return _json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return _json_response(
+            {
+                "url": self.gateway_url,
+                "shards": self.recommended_shards,
+                "session_start_limit": limit,
+            }
+        )
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return _json_response(self.bot_user.payload())
@@ -1282,7 +1308,7 @@ class DiscordEmulator:
             return
         wanted = INTENT_GUILD_MESSAGES if data.get("guild_id") else INTENT_DIRECT_MESSAGES
         for conn in self._connections:
-            if conn.identified and conn.intents & wanted:
+            if conn.identified and conn.intents & wanted and conn.serves(data.get("guild_id")):
                 self.gateway_events.append((event, data))
                 await conn.send(OP_DISPATCH, data, event)
 
@@ -1359,10 +1385,13 @@ class DiscordEmulator:
             self.identify_payloads.append(d)
             conn.identified = True
             conn.intents = int(d.get("intents") or 0)
+            if "shard" in d:
+                conn.shard = (int(d["shard"][0]), int(d["shard"][1]))
+            guilds = [g for g in self.guilds.values() if conn.serves(g.id)]
             ready = {
                 "v": 10,
                 "user": self.bot_user.payload(),
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": conn.session_id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -1375,7 +1404,7 @@ class DiscordEmulator:
             if "shard" in d:
                 ready["shard"] = d["shard"]
             await conn.send(OP_DISPATCH, ready, "READY")
-            for guild in self.guilds.values():
+            for guild in guilds:
                 await conn.send(OP_DISPATCH, self._guild_payload(guild), "GUILD_CREATE")
             self._notify()
         elif op == OP_RESUME:
