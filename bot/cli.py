@@ -463,6 +463,18 @@ def _describe_settings(settings: Settings, report: Report) -> None:
     report.add("note", t("doctor.settings.guild", guild=guild))
     report.add("note", t("doctor.settings.log_level", level=settings.log_level))
     report.add("note", t("doctor.settings.next_round", value=settings.next_round_delay_seconds))
+    _describe_shards(settings, report)
+
+
+def _describe_shards(settings: Settings, report: Report) -> None:
+    shards = settings.shards
+    if shards is None:
+        report.add("note", t("doctor.settings.unsharded"))
+        return
+    ids = ", ".join(str(i) for i in shards.ids)
+    report.add("note", t("doctor.settings.shards", ids=ids, count=shards.count))
+    if not shards.everything and settings.database_url is None:
+        report.add("note", t("doctor.settings.shards_on_sqlite"))
 
 
 if __name__ == "__main__":

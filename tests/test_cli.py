@@ -122,6 +122,26 @@ def test_doctor_with_good_token_and_database(tmp_path: Path) -> None:
     assert "PROBLEM" not in output
 
 
+@pytest.mark.parametrize(
+    ("shards", "says"),
+    [
+        ({}, "Shards: none (one process serves every server)."),
+        ({"RUMMY_SHARD_COUNT": "4"}, "Shards: this process runs 0, 1, 2, 3 of 4."),
+        ({"RUMMY_SHARD_COUNT": "4", "RUMMY_SHARDS": "2-3"}, "the other processes must run on"),
+        ({"RUMMY_SHARD_COUNT": "4", "RUMMY_SHARDS": "4"}, "[PROBLEM] RUMMY_SHARDS names shard 4"),
+    ],
+)
+def test_doctor_tells_which_shards_run_here(
+    tmp_path: Path, shards: dict[str, str], says: str
+) -> None:
+    db = tmp_path / "bot.db"
+    result = run_cli(
+        tmp_path, "doctor", DISCORD_TOKEN=fake_token(), RUMMY_DATABASE=str(db), **shards
+    )
+    assert says in result.stdout
+    assert "Traceback" not in result.stderr
+
+
 def test_doctor_reports_bad_token_without_printing_it(tmp_path: Path) -> None:
     token = "this-is-the-client-secret-not-a-token"
     result = run_cli(tmp_path, "doctor", DISCORD_TOKEN=token)

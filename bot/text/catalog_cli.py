@@ -190,6 +190,13 @@ CLI_EN: dict[str, str] = {
     "doctor.settings.guild_none": "none (commands are pushed globally)",
     "doctor.settings.log_level": "Log level: {level}",
     "doctor.settings.next_round": "Delay before the next round: {value} s",
+    "doctor.settings.unsharded": "Shards: none (one process serves every server).",
+    "doctor.settings.shards": "Shards: this process runs {ids} of {count}.",
+    "doctor.settings.shards_on_sqlite": (
+        "This process runs only some shards and the database is a SQLite file: the other "
+        "processes must run on this machine and share the file. With PostgreSQL "
+        "(RUMMY_DATABASE=postgresql://…) they can run anywhere."
+    ),
     "doctor.summary.ok": "Everything looks fine.",
     "doctor.summary.problems": "{count} problem(s) found; see the lines marked PROBLEM.",
     # --- bot -----------------------------------------------------------
