@@ -570,7 +570,7 @@ class SqliteStore:
         if row is None:
             raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
 
-    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
         kinds = [d.kind for d in wanted]
         async with self._write() as conn:
             placeholders = ", ".join("?" for _ in kinds) or "''"
@@ -590,15 +590,19 @@ class SqliteStore:
                     """,
                     (table_id, d.kind, _to_text(d.due_at), d.generation, d.seat),
                 )
+            return await self._deadlines(conn, table_id)
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
-                "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
-                "WHERE table_id = ? ORDER BY kind",
-                (table_id,),
-            )
+            return await self._deadlines(conn, table_id)
+
+    async def _deadlines(self, conn: aiosqlite.Connection, table_id: int) -> list[Deadline]:
+        rows = await self._fetchall(
+            conn,
+            "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
+            "WHERE table_id = ? ORDER BY kind",
+            (table_id,),
+        )
         return [_deadline_from_row(r) for r in rows]
 
     async def next_deadlines(self, limit: int = 16) -> list[Deadline]:
