@@ -328,7 +328,9 @@ class Store(Protocol):
         removed; a wanted kind whose stored generation is the same is kept as it is (its due
         time and ``fired``); otherwise it is (re)placed. An empty generation means "keep
         whatever row of this kind exists". Returns the table's deadlines as stored afterwards
-        (as :meth:`get_deadlines` would), so the caller need not read them back."""
+        (as :meth:`get_deadlines` would), so the caller need not read them back. Need not wait
+        for the disk: start-up arms every open table's deadlines again (issue 11: one fsync'd
+        commit per move, the move's own)."""
         ...
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:

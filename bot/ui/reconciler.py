@@ -450,11 +450,11 @@ class Reconciler:
     ) -> None:
         """A new DM on a deal, an edit of it at the end of each of the player's turns; closed
         DMs are tried once a round."""
-        draft = hand_draft(table, seat, prefs, locale, turn=False)
-        if ref is not None and ref.stamp == draft.stamp:
-            return
         new_round = ref is None or not ref.stamp.startswith(hand_round(table))
         if not new_round and _mid_turn(table, seat):
+            return
+        draft = hand_draft(table, seat, prefs, locale, turn=False)
+        if ref is not None and ref.stamp == draft.stamp:
             return
         if not new_round and (prefs.dm_closed or ref is None or not ref.message_id):
             return
