@@ -374,12 +374,15 @@ class Reconciler:
         if how.fresh and await self._adopt_notice(table, draft):
             return
         interaction = _live(how.interaction)
-        if interaction is None:
+        message = None
+        if interaction is not None:
+            with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own post
+                message = await interaction.followup.send(
+                    draft.content, allowed_mentions=pings, ephemeral=False, wait=True
+                )
+        if message is None:
             await self._post(table, TURN, draft, self._channel(table), mentions=pings)
             return
-        message = await interaction.followup.send(
-            draft.content, allowed_mentions=pings, ephemeral=False, wait=True
-        )
         pending.notice, pending.notice_by = message, interaction
         edited.append(
             MessageRef(
@@ -399,17 +402,21 @@ class Reconciler:
     async def _adopt_notice(self, table: Table, draft: Draft) -> bool:
         """After a restart or a failure: a notice for this turn posted just before (a crash
         between Discord's answer and the record) is recorded instead of posted twice."""
-        channel = self._channel(table)
-        me = self.client.user
-        async for message in channel.history(limit=NOTICE_LOOKBACK):
-            if me is not None and message.author.id == me.id and message.content == draft.content:
-                await self._record(
-                    MessageRef(
-                        table.id, TURN, channel.id, message.id, draft.stamp, table.record.revision
-                    )
-                )
-                return True
-        return False
+        channel, me = self._channel(table), self.client.user
+        found = None
+        try:
+            async for message in channel.history(limit=NOTICE_LOOKBACK):
+                mine = me is not None and message.author.id == me.id
+                if mine and message.content == draft.content:
+                    found = message.id
+                    break
+        except discord.Forbidden:  # no Read Message History: post (at worst, once more)
+            return False
+        if found is None:
+            return False
+        revision = table.record.revision
+        await self._record(MessageRef(table.id, TURN, channel.id, found, draft.stamp, revision))
+        return True
 
     async def _hands(
         self,
@@ -537,21 +544,22 @@ class Reconciler:
         if not draft.same_picture(ref.stamp):
             file = await draft.file(self.pictures)
             pictures["attachments"] = [file] if file else []
-        try:
-            if pressed is not None:
+        if pressed is not None:
+            with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own edit
                 await pressed.edit_original_response(
                     content=draft.content,
                     view=draft.view,
                     allowed_mentions=NO_PINGS,
                     **pictures,  # type: ignore[arg-type]
                 )
-            else:
-                await self._message(ref).edit(
-                    content=draft.content,
-                    view=draft.view,
-                    allowed_mentions=NO_PINGS,
-                    **pictures,  # type: ignore[arg-type]
-                )
+                return True
+        try:
+            await self._message(ref).edit(
+                content=draft.content,
+                view=draft.view,
+                allowed_mentions=NO_PINGS,
+                **pictures,  # type: ignore[arg-type]
+            )
         except discord.NotFound:
             return False
         return True
