@@ -83,7 +83,8 @@ def main() -> int:
     (t3, b3), (t6, b6), (t9, b9) = (measured[(True, lv)] for lv in (3, 6, 9))
     print(
         f"\nchosen: fixed palette, compress_level={renderer.compress_level}."
-        f" Level 6 is {1 - b6 / b3:.0%} smaller than 3 for {t6 - t3:+.1f} ms, inside the budget;"
+        f" Level 6 would be {1 - b6 / b3:.0%} smaller than 3 for {t6 - t3:+.1f} ms; every move"
+        f" draws two pictures, so under load 3 wins (see bot/render/encode.py);"
         f" 9 saves another {1 - b9 / b6:.0%} at {t9 / t6:.0f}x the time of 6."
         f" RGB at level 6 would be {measured[(False, 6)][1] / 1024:.0f} KB."
     )

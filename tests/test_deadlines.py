@@ -47,10 +47,13 @@ async def test_arming_the_same_generation_keeps_its_due_time_and_fired_flag(
 ) -> None:
     tid = await a_table(store)
     first = Deadline(tid, "turn", T0, "1:3", seat=0)
-    await store.arm_deadlines(tid, [first])
-    await store.arm_deadlines(tid, [Deadline(tid, "turn", T0 + timedelta(hours=1), "1:3", 0)])
+    assert await store.arm_deadlines(tid, [first]) == [first]
+    stored = await store.arm_deadlines(
+        tid, [Deadline(tid, "turn", T0 + timedelta(hours=1), "1:3", 0)]
+    )
     [kept] = await store.get_deadlines(tid)
     assert kept == first, "re-arming after every commit never postpones a deadline"
+    assert stored == [kept], "arming answers with the deadlines as stored, not as asked"
     assert await store.claim_deadline(first)
     await store.arm_deadlines(tid, [first])
     [fired] = await store.get_deadlines(tid)

@@ -101,7 +101,7 @@ async def two_player_table(tmp_path: Path) -> AsyncIterator[Table]:
             yield table
 
 
-async def test_a_turn_costs_one_table_edit_per_move_and_the_dms_at_its_end(
+async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end(
     tmp_path: Path,
 ) -> None:
     async with two_player_table(tmp_path) as table:
@@ -120,14 +120,47 @@ async def test_a_turn_costs_one_table_edit_per_move_and_the_dms_at_its_end(
             await quiet(emu)
             assert kind == "discard"
             calls = Counter(bot_calls(emu, since))
-            # The table, the turn notice moved to the next player, both hand DMs.
-            assert calls == {
-                "PATCH channels/messages": 3,
-                "DELETE channels/messages": 1,
-                "POST channels/messages": 1,
-            }, emu.requests[since:]
+            # The table and the mover's hand DM. The turn notice moves to the next player with
+            # interaction tokens (the last discard's follow-up deleted, this one's posted); the
+            # next player's DM is untouched: their hand did not change.
+            assert calls == {"PATCH channels/messages": 2}, emu.requests[since:]
             assert emu.get_message(dm.channel_id, dm.id).attachments[0].id != picture
-            assert sum(calls.values()) <= 5
+            webhooks = [
+                f"{r.method} {'messages' if '/messages/' in r.path else 'followup'}"
+                for r in emu.requests[since:]
+                if r.path.startswith("/webhooks/")
+            ]
+            assert webhooks == ["POST followup", "DELETE messages", "POST followup"], webhooks
+            notices = [m for m in emu.public_messages() if m.content.startswith("🔔")]
+            other = next(u for u in table.users if u != mover)
+            assert len(notices) == 1 and f"<@{other.id}>" in notices[0].content
+
+
+async def test_a_press_on_the_tables_draw_button_edits_it_through_the_interaction(
+    tmp_path: Path,
+) -> None:
+    async with two_player_table(tmp_path) as table:
+        emu = table.emu
+        game = (await table.bot.tables.load(table.table_id)).require_game()
+        assert game.phase is Phase.DRAW
+        mover = table.users[game.current]
+        message = table.table_message()
+        draw = next(
+            c["custom_id"]
+            for row in message.components
+            for c in row["components"]
+            if c.get("label") == "Draw"
+        )
+        since = len(emu.requests)
+        handle = await emu.click(mover, message, draw)
+        (reply,) = await handle.followups(1)
+        assert reply.flags & 64, "the mover's hand is private"
+        await quiet(emu)
+        # No bot-token call at all: the table message is the press's original response.
+        assert bot_calls(emu, since) == [], emu.requests[since:]
+        shown = emu.get_message(message.channel_id, message.id).content
+        assert f"<@{mover.id}> to play: lay down or discard." in shown
+        assert handle.response_type == 6, "acknowledged as an update of the table message"
 
 
 async def test_a_picture_is_drawn_once_per_version(

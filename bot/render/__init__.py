@@ -2,8 +2,8 @@
 
 Why a separate package: the images are a pure function of plain scene values (see
 :mod:`bot.render.scene`), so they can be golden-tested, benchmarked and run in a worker thread.
-The ``*_async`` wrappers run the CPU-bound work with :func:`asyncio.to_thread` so the bot's event
-loop never blocks on drawing or PNG compression.
+The ``*_async`` wrappers run the CPU-bound work in the renderer's worker threads so the bot's
+event loop never blocks on drawing or PNG compression.
 
 The sprite cache lives in a :class:`Renderer`. These functions use a process-wide one, built on
 first use by :func:`default_renderer` (an ``lru_cache`` on a factory with no arguments); pass
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
+from typing import TypeVar
 
 from .renderer import Renderer
 from .scene import (
@@ -53,6 +55,9 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
 @functools.lru_cache(maxsize=1)
 def default_renderer() -> Renderer:
     """The shared renderer (fonts and card sprites are built once per process)."""
@@ -74,18 +79,24 @@ def render_round_end(scene: RoundEndScene, renderer: Renderer | None = None) -> 
     return (renderer or default_renderer()).round_end(scene)
 
 
+async def _in_worker(draw: Callable[[T, Renderer], bytes], scene: T, renderer: Renderer) -> bytes:
+    return await asyncio.get_running_loop().run_in_executor(
+        renderer.workers, draw, scene, renderer
+    )
+
+
 async def render_hand_async(scene: HandScene, renderer: Renderer | None = None) -> bytes:
     """:func:`render_hand` in a worker thread."""
-    return await asyncio.to_thread(render_hand, scene, renderer)
+    return await _in_worker(render_hand, scene, renderer or default_renderer())
 
 
 async def render_table_async(scene: TableScene, renderer: Renderer | None = None) -> bytes:
     """:func:`render_table` in a worker thread."""
-    return await asyncio.to_thread(render_table, scene, renderer)
+    return await _in_worker(render_table, scene, renderer or default_renderer())
 
 
 async def render_round_end_async(
     scene: RoundEndScene, renderer: Renderer | None = None
 ) -> bytes:
     """:func:`render_round_end` in a worker thread."""
-    return await asyncio.to_thread(render_round_end, scene, renderer)
+    return await _in_worker(render_round_end, scene, renderer or default_renderer())

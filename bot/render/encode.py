@@ -16,10 +16,12 @@ from collections.abc import Sequence
 from PIL import Image
 
 PALETTE_COLOURS = 128
-#: zlib level, measured by benchmarks/bench_render.py on the 24-meld table (palette image):
-#: 1: 72 KB / 8 ms, 3: 64 KB / 4.6 ms, 6: 52 KB / 9 ms, 9: 49 KB / 60 ms (RGB at 6: 180 KB).
-#: 6 is 18 % smaller than 3 and well inside the 30 ms budget; 9 costs 7x the time for 7 %.
-COMPRESS_LEVEL = 6
+#: zlib level, measured on the palette images of bot.render.examples (issue 11, 2-core machine):
+#: 15-card hand 6: 19 KB / 3.5 ms, 3: 23 KB / 1.2 ms, 1: 25 KB / 1.0 ms; 20-meld table
+#: 6: 46 KB / 6.7 ms, 3: 55 KB / 3.0 ms, 1: 62 KB / 2.5 ms (Z_RLE: 82 KB / 2.4 ms).
+#: Every move draws two pictures, so 3 is chosen: 20 % bigger files for half the encoding time,
+#: where encoding was the biggest part of a move's CPU under load.
+COMPRESS_LEVEL = 3
 
 
 def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:

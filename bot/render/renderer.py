@@ -4,11 +4,17 @@ Why an object: the sprite cache and the palette are the expensive state; holding
 ``Renderer`` instance makes their lifetime explicit (the bot keeps one, a test can make a fresh
 one) instead of hiding them in module globals. Composition is serialised by a lock because
 FreeType faces are not safe to share between threads; PNG encoding runs outside it.
+
+The renderer also owns the worker threads the ``*_async`` functions draw in: as many as there
+are cores (at most 4), not asyncio's default pool of up to 32, because each extra thread keeps
+its own malloc arena of image buffers (the bot's memory grew with the pool, not with tables).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
 
@@ -42,6 +48,9 @@ class Renderer:
         self.compress_level = compress_level
         self._lock = threading.Lock()
         self._palette: Image.Image | None = None
+        self.workers = ThreadPoolExecutor(
+            max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="render"
+        )
 
     # -- images (RGB, before encoding): used by tests and the benchmark --------------------
 

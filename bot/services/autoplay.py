@@ -69,6 +69,9 @@ class Autoplay:
         # again changes no row, so the write (and the dispatcher's wake-up) is skipped. Only
         # this process writes deadlines, and claims never change a generation, so it stays true.
         self._armed: dict[int, tuple[tuple[str, str], ...]] = {}
+        # The deadlines as stored after this process last armed them, so the table message can
+        # show them without reading them back; forgotten when one fires (a claim changes it).
+        self._due: dict[int, tuple[Deadline, ...]] = {}
 
     # -- arming ----------------------------------------------------------------------------------
 
@@ -103,20 +106,24 @@ class Autoplay:
             wanted.append(Deadline(tid, ABSENT, now + length, f"s{absent}", absent))
         return wanted
 
-    async def after(self, table: Table, *, human: bool = False) -> None:
+    async def after(self, table: Table, *, human: bool = False) -> tuple[Deadline, ...] | None:
         """Store what the table needs next (``human``: a person just acted) and wake the
         dispatcher. Call it after every commit, before publishing, so the table message shows
-        the deadlines that will run."""
+        the deadlines that will run. Returns the table's deadlines as stored, when known
+        without a read (None: ask the store)."""
         wanted = self.wanted(table, human=human)
         key = tuple((d.kind, d.generation) for d in wanted)
         if self._armed.get(table.id) == key:
-            return
-        await self.store.arm_deadlines(table.id, wanted)
+            return self._due.get(table.id)
+        stored = tuple(await self.store.arm_deadlines(table.id, wanted))
         if wanted:
             self._armed[table.id] = key
+            self._due[table.id] = stored
         else:
             self._armed.pop(table.id, None)
+            self._due.pop(table.id, None)
         self.dispatcher.wake()
+        return stored
 
     def start(self) -> None:
         self.dispatcher.start()
@@ -129,6 +136,7 @@ class Autoplay:
     async def fire(self, deadline: Deadline) -> None:
         """Do what a due deadline stands for (each handler checks it still applies)."""
         tid, kind = deadline.table_id, deadline.kind
+        self._due.pop(tid, None)
         if kind == COMPUTER:
             await self._done(await self.tables.play_computer_turn(tid))
         elif kind == NEXT_ROUND:

@@ -352,7 +352,11 @@ def hand_lines(hand: Sequence[Card], locale: str) -> str:
     return "\n".join(groups)
 
 
-def hand_text(table: Table, seat: int, channel_mention: str, locale: str) -> str:
+def hand_text(
+    table: Table, seat: int, channel_mention: str, locale: str, *, turn: bool = True
+) -> str:
+    """A hand as text; ``turn`` adds what the player has to do now (the private reply says it,
+    the hand DM does not: a DM changes only when its hand does, never for whose turn it is)."""
     view = player_view(table.require_game(), seat)
     lines = [
         t(
@@ -367,7 +371,7 @@ def hand_text(table: Table, seat: int, channel_mention: str, locale: str) -> str
     lines.append(hand_lines(view.hand, locale) or t("hand.empty", locale))
     if view.drawn is not None:
         lines.append(t("hand.drawn", locale, card=view.drawn.pretty))
-    if view.my_turn:
+    if turn and view.my_turn:
         lines.append(
             t("hand.your_turn_draw", locale)
             if view.phase is Phase.DRAW

@@ -371,11 +371,14 @@ class Store(Protocol):
         ...
 
     # --- deadlines (migration 6) ---------------------------------------------
-    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
         """Make ``wanted`` the table's deadlines in one transaction: kinds not wanted are
         removed; a wanted kind whose stored generation is the same is kept as it is (its due
         time and ``fired``); otherwise it is (re)placed. An empty generation means "keep
-        whatever row of this kind exists"."""
+        whatever row of this kind exists". Returns the table's deadlines as stored afterwards
+        (as :meth:`get_deadlines` would), so the caller need not read them back. Need not wait
+        for the disk: start-up arms every open table's deadlines again (issue 11: one fsync'd
+        commit per move, the move's own)."""
         ...
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:

@@ -512,22 +512,32 @@ class PostgresStore:
         if claimed is None:
             raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
 
-    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
         # One statement: the DELETE removes only kinds not wanted and the upsert touches only
-        # wanted kinds, so the two never meet on a row.
+        # wanted kinds, so the two never meet on a row. The rows it wrote come back through
+        # RETURNING; the wanted rows it left alone are read from the statement's snapshot,
+        # which is their current state.
         async with self._autocommit() as conn:
-            await conn.execute(
+            rows = await conn.fetch(
                 """
                 WITH gone AS (
                     DELETE FROM deadlines WHERE table_id = $1 AND kind <> ALL($2::text[])
+                ), armed AS (
+                    INSERT INTO deadlines AS d (table_id, kind, due_at, generation, seat, fired)
+                    SELECT $1, w.*, FALSE
+                    FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::integer[]) AS w
+                    ON CONFLICT (table_id, kind) DO UPDATE
+                    SET due_at = excluded.due_at, generation = excluded.generation,
+                        seat = excluded.seat, fired = FALSE
+                    WHERE excluded.generation <> '' AND d.generation <> excluded.generation
+                    RETURNING d.table_id, d.kind, d.due_at, d.generation, d.seat, d.fired
                 )
-                INSERT INTO deadlines AS d (table_id, kind, due_at, generation, seat, fired)
-                SELECT $1, w.*, FALSE
-                FROM unnest($2::text[], $3::timestamptz[], $4::text[], $5::integer[]) AS w
-                ON CONFLICT (table_id, kind) DO UPDATE
-                SET due_at = excluded.due_at, generation = excluded.generation,
-                    seat = excluded.seat, fired = FALSE
-                WHERE excluded.generation <> '' AND d.generation <> excluded.generation
+                SELECT * FROM armed
+                UNION ALL
+                SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines
+                WHERE table_id = $1 AND kind = ANY($2::text[])
+                  AND kind NOT IN (SELECT kind FROM armed)
+                ORDER BY kind
                 """,
                 table_id,
                 [d.kind for d in wanted],
@@ -535,6 +545,7 @@ class PostgresStore:
                 [d.generation for d in wanted],
                 [d.seat for d in wanted],
             )
+        return [_deadline_from_row(r) for r in rows]
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:
         async with self._autocommit() as conn:

@@ -77,6 +77,9 @@ _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
     "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
 )
+_TABLE_COLUMNS_T = ", ".join("t." + c.strip() for c in _TABLE_COLUMNS.split(","))
+_SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
+_SEAT_COLUMNS_S = ", ".join("s." + c.strip() for c in _SEAT_COLUMNS.split(","))
 
 #: The first bytes of every SQLite 3 database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -137,6 +140,18 @@ def _check_status(status: str) -> TableStatus:
         if status == known:
             return known
     raise ValueError(f"unknown table status {status!r}; expected one of {TABLE_STATUSES}")
+
+
+def _seat_from_row(r: Row) -> SeatRecord:
+    return SeatRecord(
+        seat=r[0],
+        user_id=r[1],
+        is_computer=bool(r[2]),
+        team=r[3],
+        name=r[4],
+        strength=r[5],
+        timeouts=r[6],
+    )
 
 
 def _table_from_row(row: Row) -> TableRecord:
@@ -444,33 +459,27 @@ class SqliteStore:
     async def get_table_and_seats(
         self, table_id: int
     ) -> tuple[TableRecord, list[SeatRecord]] | None:
+        # One statement (one hop to the database thread): each move starts with this read.
         async with self._read() as conn:
-            row = await self._fetchone(
-                conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            rows = await self._fetchall(
+                conn,
+                f"SELECT {_TABLE_COLUMNS_T}, {_SEAT_COLUMNS_S} FROM tables t "
+                "LEFT JOIN seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.seat",
+                (table_id,),
             )
-            if row is None:
-                return None
-            return _table_from_row(row), await self._seats(conn, table_id)
+        if not rows:
+            return None
+        width = len(_TABLE_COLUMNS.split(","))
+        seats = [_seat_from_row(r[width:]) for r in rows if r[width] is not None]
+        return _table_from_row(rows[0][:width]), seats
 
     async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
         rows = await self._fetchall(
             conn,
-            "SELECT seat, user_id, is_computer, team, name, strength, timeouts FROM seats "
-            "WHERE table_id = ? ORDER BY seat",
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
-        return [
-            SeatRecord(
-                seat=r[0],
-                user_id=r[1],
-                is_computer=bool(r[2]),
-                team=r[3],
-                name=r[4],
-                strength=r[5],
-                timeouts=r[6],
-            )
-            for r in rows
-        ]
+        return [_seat_from_row(r) for r in rows]
 
     # --- moves -----------------------------------------------------------------
 
@@ -587,9 +596,11 @@ class SqliteStore:
         if row is None:
             raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
 
-    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> None:
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
+        # Without waiting for the fsync: a kill never loses it, the next move's commit syncs it,
+        # and a power cut before that only makes the start-up arm the table's deadlines again.
         kinds = [d.kind for d in wanted]
-        async with self._write() as conn:
+        async with self._write(durable=False) as conn:
             placeholders = ", ".join("?" for _ in kinds) or "''"
             await conn.execute(
                 f"DELETE FROM deadlines WHERE table_id = ? AND kind NOT IN ({placeholders})",
@@ -607,15 +618,19 @@ class SqliteStore:
                     """,
                     (table_id, d.kind, _to_text(d.due_at), d.generation, d.seat),
                 )
+            return await self._deadlines(conn, table_id)
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
-                "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
-                "WHERE table_id = ? ORDER BY kind",
-                (table_id,),
-            )
+            return await self._deadlines(conn, table_id)
+
+    async def _deadlines(self, conn: aiosqlite.Connection, table_id: int) -> list[Deadline]:
+        rows = await self._fetchall(
+            conn,
+            "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
+            "WHERE table_id = ? ORDER BY kind",
+            (table_id,),
+        )
         return [_deadline_from_row(r) for r in rows]
 
     async def next_deadlines(

@@ -49,19 +49,26 @@ class UiContext:
         actor_id: int | None,
         *,
         prefs: Mapping[int, PlayerPrefs] | None = None,
+        interaction: discord.Interaction | None = None,
     ) -> None:
         """After a commit: arm what comes next (so the message shows its deadlines), then bring
         the table's messages up to date. ``prefs``: the seated players' preferences, when the
-        handler has read them already."""
+        handler has read them already; ``interaction``: the move's, once its private answer
+        is sent (the next turn's notice is then its public follow-up)."""
         human = actor_id is not None
         if isinstance(change, Played):
-            await self.autoplay.after(change.table, human=human)
+            due = await self.autoplay.after(change.table, human=human)
             await self.reconciler.publish(
-                change.table, events=change.events, actor_id=actor_id, prefs=prefs
+                change.table,
+                events=change.events,
+                actor_id=actor_id,
+                prefs=prefs,
+                interaction=interaction,
+                deadlines=due,
             )
         else:
-            await self.autoplay.after(change, human=human)
-            await self.reconciler.publish(change, actor_id=actor_id)
+            due = await self.autoplay.after(change, human=human)
+            await self.reconciler.publish(change, actor_id=actor_id, deadlines=due)
 
 
 class HasUi:

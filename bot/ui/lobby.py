@@ -148,7 +148,7 @@ class LobbyHandlers:
         tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.start(tid, interaction.user.id)
         await reply(interaction, t("lobby.started", locale_of(interaction)))
-        await self.ui.committed(played, interaction.user.id)
+        await self.ui.committed(played, interaction.user.id, interaction=interaction)
 
     async def settings(self, interaction: discord.Interaction, table_id: int) -> None:
         await defer_private(interaction)

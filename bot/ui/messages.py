@@ -147,11 +147,14 @@ def table_draft(
     )
 
 
-def hand_draft(table: Table, seat: int, prefs: PlayerPrefs, locale: str) -> Draft:
+def hand_draft(
+    table: Table, seat: int, prefs: PlayerPrefs, locale: str, *, turn: bool = True
+) -> Draft:
     """A player's private hand: the same cards as text and as a picture. The stamp starts with
-    the round, so a new deal is told apart from a change within the round."""
+    the round, so a new deal is told apart from a change within the round. ``turn=False`` (the
+    DM) leaves out whose turn it is, so the DM is edited only when the hand changes."""
     channel = f"<#{table.record.channel_id}>"
-    content = presenter.hand_text(table, seat, channel, locale)
+    content = presenter.hand_text(table, seat, channel, locale, turn=turn)
     groups = presenter.meld_groups(table, seat) if prefs.hand_sort == "melds" else None
     scene = presenter.hand_scene(
         table, seat, locale, four_colour=prefs.four_colour, groups=groups

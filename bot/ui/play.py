@@ -50,8 +50,12 @@ class PlayHandlers:
         turn: int | None = None,
         in_panel: bool = False,
     ) -> None:
-        """Apply an action for the caller's seat, answer with the new hand, publish."""
-        if in_panel:
+        """Apply an action for the caller's seat, answer with the new hand, publish.
+
+        A press on the table message's own buttons is acknowledged as an update of that message:
+        the table is then edited through the interaction (not the bot token), and the new hand
+        goes to the mover as a private follow-up."""
+        if in_panel or on_table_message(interaction):
             await defer_update(interaction)
         else:
             await defer_private(interaction)
@@ -72,7 +76,7 @@ class PlayHandlers:
             edit=in_panel,
             prefs=prefs[interaction.user.id],
         )
-        await self.ui.committed(played, interaction.user.id, prefs=prefs)
+        await self.ui.committed(played, interaction.user.id, prefs=prefs, interaction=interaction)
 
     async def _ask(
         self, interaction: discord.Interaction, table_id: int, ask: moves.Ask, *, edit: bool
@@ -156,7 +160,7 @@ class PlayHandlers:
         tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.next_round(tid, interaction.user.id)
         await reply(interaction, t("you.done", locale_of(interaction)))
-        await self.ui.committed(played, interaction.user.id)
+        await self.ui.committed(played, interaction.user.id, interaction=interaction)
 
     # -- information ------------------------------------------------------------------------------
 
@@ -218,6 +222,12 @@ class PlayHandlers:
             prefs = replace(prefs, hand_sort=sort)
         await store.set_player_prefs(prefs)
         await reply(interaction, _prefs_sentence(prefs, locale_of(interaction)))
+
+
+def on_table_message(interaction: discord.Interaction) -> bool:
+    """Whether the interaction is a press on a public message's component (the table's)."""
+    message = interaction.message
+    return message is not None and not message.flags.ephemeral
 
 
 def _count_rules(table: Table | None, variant: str | None) -> Rules:

@@ -16,6 +16,14 @@ during it, the private reply to each move shows their hand.
 Messages of a table: ``table`` (lobby, then the game), ``turn`` (the notice that pings the
 player to act, once per turn), ``hand:<seat>`` (each player's DM), ``round:<n>`` (each round's
 summary, posted once). A closed table shows its final state, without live buttons.
+
+Discord allows a bot token 50 requests per second across every server, while an interaction's
+own token is limited apart. So the turn notice rides on the move that ended the turn: a public
+follow-up of that move's interaction, deleted later through the same token. Only when no
+interaction is at hand (a computer's or the timer's move, a restart, a token near its 15
+minutes) is it posted or deleted with the bot token. A follow-up carries no nonce, so the
+first pass of a table in a process (after a restart or a failure) first looks for a notice
+it may have posted just before the crash, among the channel's last messages.
 """
 
 from __future__ import annotations
@@ -27,14 +35,14 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
-from bot.storage import MessageRef, PlayerPrefs, Shards, Store
+from bot.storage import Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui.messages import (
     Draft,
@@ -56,6 +64,11 @@ NO_PINGS = discord.AllowedMentions.none()
 #: Waits before a pass that failed (Discord down, missing permission) is tried again; after the
 #: last one, the next change to the table or the next start-up tries again.
 RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
+#: An interaction token lives 15 minutes; past this age the bot token is used instead.
+TOKEN_LIFE = timedelta(minutes=14)
+#: How many of a channel's last messages a first pass reads to find a notice posted before a
+#: crash.
+NOTICE_LOOKBACK = 10
 
 
 def hand_kind(seat: int) -> str:
@@ -82,10 +95,17 @@ class _Pending:
     events: tuple[Event, ...] = ()
     actor_id: int | None = None
     prefs: Mapping[int, PlayerPrefs] | None = None
+    deadlines: Sequence[Deadline] | None = None
     failures: int = 0
     retry: asyncio.Task[None] | None = None
     #: What each message shows, as stored (None: not read yet, or forgotten after a failure).
     refs: dict[str, MessageRef] | None = None
+    #: The interaction of the move handed over, if in the table's channel: the notice the move
+    #: calls for is its follow-up (used by the next pass only).
+    interaction: discord.Interaction | None = None
+    #: The notice posted as a follow-up, deleted through the same interaction token.
+    notice: discord.WebhookMessage | None = None
+    notice_by: discord.Interaction | None = None
 
     seen: tuple[int, int] = (-1, -1)
 
@@ -95,6 +115,7 @@ class _Pending:
         events: Sequence[Event],
         actor_id: int | None,
         prefs: Mapping[int, PlayerPrefs] | None = None,
+        deadlines: Sequence[Deadline] | None = None,
     ) -> None:
         """Keep the newest table handed over; a late, older one never wins, even after the
         newer one was published."""
@@ -102,7 +123,7 @@ class _Pending:
         if key >= self.seen:
             self.seen = key
             self.newest, self.events, self.actor_id = table, tuple(events), actor_id
-            self.prefs = prefs
+            self.prefs, self.deadlines = prefs, deadlines
 
 
 class Reconciler:
@@ -132,14 +153,21 @@ class Reconciler:
         events: Sequence[Event] = (),
         actor_id: int | None = None,
         prefs: Mapping[int, PlayerPrefs] | None = None,
+        interaction: discord.Interaction | None = None,
+        deadlines: Sequence[Deadline] | None = None,
     ) -> None:
         """Bring every message of ``table`` to the stored state (a Table just committed, or an
         id to load). ``events`` word the last move; ``actor_id`` is not pinged for it;
-        ``prefs`` are the seated players' preferences when the caller has read them."""
+        ``prefs`` are the seated players' preferences and ``deadlines`` the table's stored
+        deadlines, when the caller knows them already;
+        ``interaction`` is the move's, already answered, whose token may post the turn notice
+        (see the module's docstring)."""
         tid = table if isinstance(table, int) else table.id
         pending = self._pending.setdefault(tid, _Pending())
         if isinstance(table, Table):
-            pending.offer(table, events, actor_id, prefs)
+            pending.offer(table, events, actor_id, prefs, deadlines)
+            if interaction is not None and interaction.channel_id == table.record.channel_id:
+                pending.interaction = interaction
         pending.requested += 1
         ticket = pending.requested
         async with pending.lock:
@@ -179,13 +207,17 @@ class Reconciler:
         try:
             async with self.gate:
                 table, events, actor_id = pending.newest, pending.events, pending.actor_id
-                prefs = pending.prefs
+                prefs, deadlines = pending.prefs, pending.deadlines
                 pending.newest, pending.events, pending.actor_id = None, (), None
-                pending.prefs = None
+                pending.prefs, pending.deadlines = None, None
+                interaction, pending.interaction = pending.interaction, None
                 if table is None:
                     table = await self.tables.load(tid)
+                fresh = pending.refs is None
                 refs = await self._refs(tid, pending)
-                await self._bring(table, refs, events, actor_id, prefs)
+                await self._bring(
+                    table, refs, events, actor_id, prefs, deadlines, pending, fresh, interaction
+                )
         except ShuttingDown:
             return
         except (discord.HTTPException, OSError) as error:
@@ -247,6 +279,10 @@ class Reconciler:
         events: Sequence[Event],
         actor_id: int | None,
         prefs: Mapping[int, PlayerPrefs] | None,
+        deadlines: Sequence[Deadline] | None,
+        pending: _Pending,
+        fresh: bool,
+        interaction: discord.Interaction | None,
     ) -> None:
         if not events and table.game is not None and table.record.version:
             events = await self._last_events(table)
@@ -254,9 +290,10 @@ class Reconciler:
         # Public messages speak the table's language (its own choice, else its server's);
         # each hand DM speaks its reader's (see _hands).
         locale = await self.tables.public_locale(table)
-        await self._table_message(table, refs, edited, events, locale)
+        await self._table_message(table, refs, edited, events, locale, deadlines, interaction)
         await self._round_summaries(table, refs, locale)
-        await self._turn_notice(table, refs, actor_id, locale)
+        notice = _Notice(actor_id, pending, fresh, interaction)
+        await self._turn_notice(table, refs, edited, locale, notice)
         await self._hands(table, refs, edited, locale, prefs)
         await self.store.mark_published(table.id, table.record.revision, edited)
         refs.update((ref.kind, ref) for ref in edited)
@@ -275,13 +312,23 @@ class Reconciler:
         edited: list[MessageRef],
         events: Sequence[Event],
         locale: str,
+        deadlines: Sequence[Deadline] | None,
+        interaction: discord.Interaction | None,
     ) -> None:
-        due = {d.kind: d.due_at for d in await self.store.get_deadlines(table.id) if not d.fired}
+        """Edited through the interaction when the move was a press on this very message's
+        buttons (its token is not held to the bot token's rate limit), else with the bot
+        token; posted anew when it is gone."""
+        if deadlines is None:
+            deadlines = await self.store.get_deadlines(table.id)
+        due = {d.kind: d.due_at for d in deadlines if not d.fired}
         draft = table_draft(table, locale, last_events=events, deadlines=due)
         ref = refs.get(TABLE)
         if ref is not None and ref.stamp == draft.stamp:
             return
-        if ref is not None and await self._edit(ref, draft):
+        pressed = _live(interaction)
+        if pressed is not None and (ref is None or _source(pressed) != ref.message_id):
+            pressed = None
+        if ref is not None and await self._edit(ref, draft, pressed):
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
             return
         await self._post(table, TABLE, draft, self._channel(table))
@@ -298,15 +345,22 @@ class Reconciler:
                 await self._post(table, kind, draft, self._channel(table))
 
     async def _turn_notice(
-        self, table: Table, refs: dict[str, MessageRef], actor_id: int | None, locale: str
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        edited: list[MessageRef],
+        locale: str,
+        how: _Notice,
     ) -> None:
-        """One notice per turn, pinging the player to act; gone once the turn is over."""
+        """One notice per turn, pinging the player to act; gone once the turn is over. A
+        follow-up's reference is stored with the pass's other stamps, without waiting for the
+        fsync: if it is lost, the next first pass finds the notice in the channel."""
         wanted, ref = turn_key(table), refs.get(TURN)
         if ref is not None and ref.stamp == wanted:
             return
+        pending = how.pending
         if ref is not None:
-            with contextlib.suppress(discord.NotFound):
-                await self._message(ref).delete()
+            await self._delete_notice(ref, pending)
         if wanted is None:
             if ref is not None:
                 await self._forget(table.id, TURN)
@@ -314,11 +368,56 @@ class Reconciler:
         user = table.user_at(table.require_game().current)
         pings = (
             discord.AllowedMentions(users=[discord.Object(user)])
-            if user is not None and user != actor_id
+            if user is not None and user != how.actor_id
             else NO_PINGS
         )
         draft = Draft(turn_notice_text(table, locale), None, None, "", wanted)
-        await self._post(table, TURN, draft, self._channel(table), mentions=pings)
+        if how.fresh and await self._adopt_notice(table, draft):
+            return
+        interaction = _live(how.interaction)
+        message = None
+        if interaction is not None:
+            with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own post
+                message = await interaction.followup.send(
+                    draft.content, allowed_mentions=pings, ephemeral=False, wait=True
+                )
+        if message is None:
+            await self._post(table, TURN, draft, self._channel(table), mentions=pings)
+            return
+        pending.notice, pending.notice_by = message, interaction
+        edited.append(
+            MessageRef(
+                table.id, TURN, message.channel.id, message.id, draft.stamp, table.record.revision
+            )
+        )
+
+    async def _delete_notice(self, ref: MessageRef, pending: _Pending) -> None:
+        """Through the token that posted it while it lives, else with the bot token."""
+        notice, pending.notice = pending.notice, None
+        with contextlib.suppress(discord.NotFound):
+            if notice is not None and notice.id == ref.message_id and _live(pending.notice_by):
+                await notice.delete()
+            else:
+                await self._message(ref).delete()
+
+    async def _adopt_notice(self, table: Table, draft: Draft) -> bool:
+        """After a restart or a failure: a notice for this turn posted just before (a crash
+        between Discord's answer and the record) is recorded instead of posted twice."""
+        channel, me = self._channel(table), self.client.user
+        found = None
+        try:
+            async for message in channel.history(limit=NOTICE_LOOKBACK):
+                mine = me is not None and message.author.id == me.id
+                if mine and message.content == draft.content:
+                    found = message.id
+                    break
+        except discord.Forbidden:  # no Read Message History: post (at worst, once more)
+            return False
+        if found is None:
+            return False
+        revision = table.record.revision
+        await self._record(MessageRef(table.id, TURN, channel.id, found, draft.stamp, revision))
+        return True
 
     async def _hands(
         self,
@@ -359,11 +458,11 @@ class Reconciler:
     ) -> None:
         """A new DM on a deal, an edit of it at the end of each of the player's turns; closed
         DMs are tried once a round."""
-        draft = hand_draft(table, seat, prefs, locale)
-        if ref is not None and ref.stamp == draft.stamp:
-            return
         new_round = ref is None or not ref.stamp.startswith(hand_round(table))
         if not new_round and _mid_turn(table, seat):
+            return
+        draft = hand_draft(table, seat, prefs, locale, turn=False)
+        if ref is not None and ref.stamp == draft.stamp:
             return
         if not new_round and (prefs.dm_closed or ref is None or not ref.message_id):
             return
@@ -436,13 +535,25 @@ class Reconciler:
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         return user
 
-    async def _edit(self, ref: MessageRef, draft: Draft) -> bool:
-        """Edit in place; False when the message is gone (it is then posted anew). A picture
-        the message already shows is neither drawn nor uploaded again."""
+    async def _edit(
+        self, ref: MessageRef, draft: Draft, pressed: discord.Interaction | None = None
+    ) -> bool:
+        """Edit in place (through ``pressed``, an interaction on this message, if given);
+        False when the message is gone (it is then posted anew). A picture the message already
+        shows is neither drawn nor uploaded again."""
         pictures: dict[str, list[discord.File]] = {}
         if not draft.same_picture(ref.stamp):
             file = await draft.file(self.pictures)
             pictures["attachments"] = [file] if file else []
+        if pressed is not None:
+            with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own edit
+                await pressed.edit_original_response(
+                    content=draft.content,
+                    view=draft.view,
+                    allowed_mentions=NO_PINGS,
+                    **pictures,  # type: ignore[arg-type]
+                )
+                return True
         try:
             await self._message(ref).edit(
                 content=draft.content,
@@ -480,6 +591,36 @@ class Reconciler:
                 table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
             )
         )
+
+
+@dataclass(frozen=True)
+class _Notice:
+    """What decides how a pass moves the turn notice: who moved (not pinged), the table's
+    coalescing state (the follow-up posted last), whether this is the table's first pass in
+    this process (look for a notice posted before a crash), and the move's interaction."""
+
+    actor_id: int | None
+    pending: _Pending
+    fresh: bool
+    interaction: discord.Interaction | None
+
+
+def _live(interaction: discord.Interaction | None) -> discord.Interaction | None:
+    """The interaction, if its token can still be used (answered, and young enough)."""
+    if interaction is None or not interaction.response.is_done():
+        return None
+    if discord.utils.utcnow() - interaction.created_at > TOKEN_LIFE:
+        return None
+    return interaction
+
+
+def _source(interaction: discord.Interaction) -> int | None:
+    """The public message whose component was pressed (None for a command or a private
+    panel): its original response is that message, after a deferred update."""
+    message = interaction.message
+    if message is None or message.flags.ephemeral:
+        return None
+    return message.id
 
 
 def _mid_turn(table: Table, seat: int) -> bool:

@@ -157,7 +157,9 @@ async def test_stale_and_double_clicks(world: World) -> None:
     old_panel = await alice.click(table_message, label="Show my hand")
     first = await alice.click(table_message, label="Draw")
     second = await alice.click(old_panel.response, label="Draw")
-    assert first.ephemeral and "already drawn" in second.followups[-1].content
+    # A press on the table's own button updates the table; the hand goes privately to the mover.
+    assert not first.ephemeral and all(f.ephemeral for f in first.followups)
+    assert "already drawn" in second.followups[-1].content
     game = (await world.table()).require_game()
     assert len(game.hands[0]) == 12, "a double click draws once"
     await alice.slash(world.channel, "rummy discard", card="3c")
@@ -226,7 +228,8 @@ async def test_restart_mid_turn_keeps_buttons_working(world: World, db_path) -> 
     await world.env.restart_bot(make_bot(db_path))
     await old.close()
     drew = await alice.click(table_message, label="Draw")
-    assert drew.acknowledged and drew.ephemeral
+    # The table's own button: the table is updated, the new hand is a private follow-up.
+    assert drew.acknowledged and drew.followups and all(f.ephemeral for f in drew.followups)
     game = (await world.table()).require_game()
     assert game.phase is Phase.PLAY and len(game.hands[0]) == 12
 

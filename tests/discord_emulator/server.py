@@ -289,8 +289,10 @@ class DiscordEmulator:
         #: What ``GET /gateway/bot`` recommends; sessions may identify with any shard count.
         self.recommended_shards = 1
         #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
-        #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls.
+        #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls;
+        #: ``hook_webhooks`` adds the calls made with an interaction's token (follow-ups).
         self.request_hook: Callable[[str, str, str], None] | None = None
+        self.hook_webhooks = False
         #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
         #: call; a number of seconds answers 429 with that ``Retry-After`` (None lets it through).
         self.rate_limit: Callable[[str, str], float | None] | None = None
@@ -771,7 +773,10 @@ class DiscordEmulator:
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise EmulatorHTTPError(401, 0, "401: Unauthorized")
-            hook = self.request_hook if needs_auth else None
+            hooked = needs_auth or (
+                self.hook_webhooks and path.startswith(f"{API_PREFIX}/webhooks/")
+            )
+            hook = self.request_hook if hooked else None
             if hook is not None:
                 hook("before", request.method, path[len(API_PREFIX) :])
             response = await handler(request)
