@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -207,63 +207,80 @@ def _run_placements(
     counts: dict[Face, int],
     jokers: int,
     rules: Rules,
-    stand_ins: Container[Face] | None = None,
+    stand_ins: Iterable[Face] | None = None,
 ) -> Iterator[tuple[_Window, tuple[int, ...]]]:
     """Every run the held faces plus ``jokers`` can form: a window and the indexes of its jokers.
 
     A joker may also stand where a held card fits, since that card may be worth more elsewhere;
-    with ``stand_ins`` given, only where that card is one of them or lies within one place of
-    an end of the run (:func:`_stand_ins` says why the others are pointless in an opening).
+    with ``stand_ins`` given, only where that card lies within one place of an end of the run or
+    within two places of one of them (:func:`_stand_ins` says why the others are pointless in
+    an opening). Held ranks are bits over positions, so a window's gaps are a mask and shift.
     """
     max_j = min(_max_jokers(rules), jokers)
-    zero_jokers = rules.variant is Variant.R71
-    ace = rules.options.ace_opening_value
-    windows = _windows(rules.ace_mode)
+    ok = [_jokers_ok(n, j, rules) for n in range(MAX_RUN + 1) for j in range(max_j + 1)]
     reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
-    ranks: dict[Suit, set[int]] = {}
-    for face in counts:
-        assert face.suit is not None
-        ranks.setdefault(face.suit, set()).add(face.rank)
+    held = _position_bits(counts)
+    near = _position_bits(stand_ins if stand_ins is not None else counts)
     for suit in Suit:
-        if len(ranks.get(suit, ())) < 2:
+        if held[suit].bit_count() < 6:  # two ranks (each stands at three positions)
             continue
-        held = 0  # positions (as bits) whose rank is held; positions run up to 26 in wrap mode
-        for rank in ranks[suit]:
-            held |= (1 << rank) | (1 << (rank + 13)) | (1 << (rank + 26))
-        held >>= 1  # bit p + 12 stands for position p (-12 .. 26), whose rank is (p - 1) % 13 + 1
-        for low, highs in windows:
-            if not held >> (low + 12) & reach:
+        line = held[suit]
+        # Places a joker may stand in for a held card: near a stand-in (or anywhere).
+        free = -1 if stand_ins is None else _spread(near[suit])
+        for low, ends in _suit_windows(suit, rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value):
+            inside = line >> (low + 12)
+            if not inside & reach:
                 continue  # ...starts no run at all
-            for high in highs:
-                span = ((1 << (high - low + 1)) - 1) << (low + 12)
-                missing = (span & ~held).bit_count()
+            around = free >> (low + 12)
+            for size, window in ends:
+                mask = (1 << size) - 1
+                gaps = ~inside & mask
+                missing = gaps.bit_count()
                 if missing > max_j:
                     break  # longer windows from the same low end only miss more
-                size = high - low + 1
-                window = _window(suit, low, high, zero_jokers, ace)
-                if missing == 0 and _jokers_ok(size, 0, rules):
+                if missing == 0 and ok[size * (max_j + 1)]:
                     yield window, ()
                 if max_j == 0:
                     continue
-                gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
-                present = [
-                    k
-                    for k in range(size)
-                    if held >> (low + k + 12) & 1
-                    and (stand_ins is None or _may_stand_in(window[0], k, stand_ins))
-                ]
+                holes = _indexes(gaps)
+                present = _indexes(inside & mask & (around | 3 | 3 << (size - 2)))
                 for extra in range(max(1 - missing, 0), max_j - missing + 1):
-                    if not _jokers_ok(size - missing - extra, missing + extra, rules):
+                    if not ok[(size - missing - extra) * (max_j + 1) + missing + extra]:
                         continue
                     for swapped in itertools.combinations(present, extra):
-                        yield window, gaps + swapped
+                        yield window, holes + swapped
 
 
-def _may_stand_in(line: Sequence[Face], k: int, stand_ins: Container[Face]) -> bool:
-    """Whether a joker may stand at ``line[k]`` (a held card) under :func:`_stand_ins`' rule:
-    another meld can reach that card only from beyond the line's end through at most one
-    joker, or through a card near it that is held twice (or a set of its rank)."""
-    return k <= 1 or k >= len(line) - 2 or any(f in stand_ins for f in line[max(0, k - 2) : k + 3])
+def _position_bits(faces: Iterable[Face]) -> dict[Suit, int]:
+    """Per suit, the positions (bit p + 12 for position p, -12 .. 26) whose rank is in
+    ``faces``: a rank stands at p, p - 13 and p + 13, which covers every Ace mode."""
+    bits = dict.fromkeys(Suit, 0)
+    for face in faces:
+        assert face.suit is not None
+        rank = face.rank
+        bits[face.suit] |= (1 << (rank - 1)) | (1 << (rank + 12)) | (1 << (rank + 25))
+    return bits
+
+
+def _spread(bits: int) -> int:
+    """Positions within two places of one in ``bits``."""
+    return bits | bits << 1 | bits << 2 | bits >> 1 | bits >> 2
+
+
+def _indexes(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, lowest first."""
+    return tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
+
+
+@functools.cache
+def _suit_windows(
+    suit: Suit, mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...]:
+    """:func:`_windows` of one suit with each span's size and :func:`_window` (cached)."""
+    return tuple(
+        (low, tuple((high - low + 1, _window(suit, low, high, zero_jokers, ace)) for high in highs))
+        for low, highs in _windows(mode)
+    )
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
@@ -278,7 +295,7 @@ def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
     through a run that holds it and another natural card: at most two places away (one joker
     between), so beyond the first run's end if the card is within one place of it, or a second
     copy of itself or of a card at most two places away. These faces (held twice, or whose rank
-    is held in another suit) are returned; :func:`_may_stand_in` applies the rule. Leaving the
+    is held in another suit) are returned; :func:`_run_placements` applies the rule. Leaving the
     other placements out spares the search from proving, state by state, that they never win.
     """
     if _max_jokers(rules) != 1 or rules.ace_mode is AceMode.WRAP:
@@ -446,7 +463,7 @@ class _Items:
         counts: dict[Face, int],
         jokers: int,
         needs: int,
-        stand_ins: Container[Face] | None = None,
+        stand_ins: Iterable[Face] | None = None,
     ) -> list[_Option]:
         """Item-level options for new melds; per (items, jokers) only the best placement stays.
 
