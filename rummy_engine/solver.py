@@ -145,6 +145,17 @@ def _jokers_ok(naturals: int, jokers: int, rules: Rules) -> bool:
     )
 
 
+@functools.cache
+def _jokers_table(limit: JokerLimit, max_j: int) -> tuple[bool, ...]:
+    """:func:`_jokers_ok` for every count of naturals (0 .. MAX_RUN) and of jokers (0 .. max_j,
+    within the rules' maximum), entry ``naturals * (max_j + 1) + jokers`` (cached)."""
+    return tuple(
+        n >= 2 and not (limit is JokerLimit.UNLIMITED_IF_NATURALS_GT_JOKERS and j and j >= n)
+        for n in range(MAX_RUN + 1)
+        for j in range(max_j + 1)
+    )
+
+
 def _card_value(rank: int, high: bool, mode: AceOpeningValue) -> int:
     """Opening value of one card (values.py's table), so shapes can be scored without a Meld."""
     if rank != ACE:
@@ -217,7 +228,7 @@ def _run_placements(
     an opening). Held ranks are bits over positions, so a window's gaps are a mask and shift.
     """
     max_j = min(_max_jokers(rules), jokers)
-    ok = [_jokers_ok(n, j, rules) for n in range(MAX_RUN + 1) for j in range(max_j + 1)]
+    ok = _jokers_table(rules.options.max_jokers_per_meld, max_j)
     reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
     held = _position_bits(counts)
     near = _position_bits(stand_ins if stand_ins is not None else counts)
@@ -498,27 +509,41 @@ class _Items:
                 bound = sum(upper[i] for i in _bits(mask))
             best[key] = _Option(mask, used, value, bound, flags & needs, kind, faces, run)
 
+        # A run without the taken card's face: one mask, scored from its window with ints; its
+        # flags depend only on whether it holds a joker.
+        run_flags = (
+            (_MELD | _RUN | _NAT_RUN) & needs,
+            (_MELD | _RUN | (_TAKEN if self.taken_joker else 0)) & needs,
+        )
         last: _Window | None = None
+        plain = False
         bits: list[int] = []
         ups: list[int] = []
         full = total = top = 0
         for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
-            _, codes, values, joker_values, _ = window
-            if self.taken_code in codes:
+            if window is not last:
+                last = window
+                _, codes, values, joker_values, _ = window
+                plain = self.taken_code not in codes
+                bits = [bit.get(c, 0) for c in codes]
+                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
+                full, total, top = sum(bits), sum(values), sum(ups)
+            if not plain:
                 shape = _run_shape(window, at)
                 for mask in self.masks(shape.codes):
                     add(mask, len(at), shape.value, MeldKind.RUN, (), (window, at))
                 continue
-            if window is not last:
-                last, bits = window, [bit.get(c, 0) for c in codes]
-                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
-                full, total, top = sum(bits), sum(values), sum(ups)
             mask, value, bound = full, total, top
             for k in at:
                 mask &= ~bits[k]
                 value += joker_values[k] - values[k]
                 bound -= ups[k]
-            add(mask, len(at), value, MeldKind.RUN, (), (window, at), bound)
+            key = (mask, len(at))
+            old = best.get(key)
+            if old is None:
+                best[key] = _Option(mask, key[1], value, bound, run_flags[bool(at)], MeldKind.RUN, (), (window, at))
+            elif value > old.value:
+                best[key] = _Option(mask, key[1], value, old.bound, old.flags, MeldKind.RUN, (), (window, at))
         for shape in _set_shapes(counts, jokers, self.rules):
             for mask in self.masks(shape.codes):
                 add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
@@ -659,7 +684,10 @@ def best_opening(
     # exactly, a lossless path reaches it at once.
     for row in by_low:
         row.sort(key=lambda o: (o.bound + o.jokers * joker_value - o.value, -o.value))
-    rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
+    rows = [
+        [(o.mask, o.jokers, o.value, o.bound, o.flags, o.bound + o.jokers * joker_value - o.value, o) for o in row]
+        for row in by_low
+    ]
     upper = items.upper
 
     # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
@@ -698,10 +726,16 @@ def best_opening(
         if seen is not None and (seen[1] or seen[0] < need):
             return seen[0]
         best, bound, choice = _NEG, _NEG, None
-        for mask, used, value, drop, earned, opt in rows[item]:
+        top_all = rest + jokers * joker_value  # the ceiling before an option's loss
+        for mask, used, value, drop, earned, loss, opt in rows[item]:
+            wanted = need if need > best else best + 1
+            if top_all - loss < wanted:
+                # Rows are sorted by loss: neither this option nor any later one can reach.
+                bound = max(bound, top_all - loss)
+                break
             if mask & ones != mask or used > jokers:
                 continue
-            target = (need if need > best else best + 1) - value
+            target = wanted - value
             left = jokers - used
             top = rest - drop + left * joker_value
             if not (flags | earned) & _LEFT:
