@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -445,6 +445,7 @@ class _Items:
             if len(held) == 2:
                 self.twos |= 1 << i
         self.bit = {_code(face): 1 << i for face, i in self.index.items()}
+        self.face_of = {_code(face): face for face in self.faces}  # the held faces by code
         self.taken_code = _code(self.faces[self.taken_item]) if self.taken_item >= 0 else -1
         self.upper = [_card_value(f.rank, True, rules.options.ace_opening_value) for f in self.faces]
 
@@ -806,88 +807,107 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
 
     Only additions whose natural cards are held are generated; jokers fill the other places, or
     stand in for held cards (which may be needed elsewhere), within the table's joker limit.
+    Faces are handled as codes (:func:`_code`) until an option is kept.
     """
     options: list[_Option] = []
     joker_room: list[int] = []
-    held = set(items.index) | ({items.faces[items.taken_item]} if items.taken_item >= 0 else set())
+    held = items.face_of
+    most = min(_max_jokers(rules), len(items.jokers))
     for t, meld in enumerate(table):
-        naturals = sum(not c.is_joker for c in meld.cards)
         on_meld = meld.jokers
-        max_j = 0
-        for j in range(1, min(_max_jokers(rules), len(items.jokers)) + 1):
-            if _jokers_ok(naturals + 1, on_meld + j, rules):
-                max_j = j
-        room = 0
-        for j in range(1, max_j + 1):
-            if _jokers_ok(naturals, on_meld + j, rules) and can_extend(meld, items.jokers[:j], rules):
-                room = j
-        joker_room.append(room)
+        naturals = len(meld.cards) - on_meld
+        max_j = max((j for j in range(1, most + 1) if _jokers_ok(naturals + 1, on_meld + j, rules)), default=0)
+        joker_room.append(
+            max(
+                (
+                    j
+                    for j in range(1, max_j + 1)
+                    if _jokers_ok(naturals, on_meld + j, rules) and _takes_jokers(meld, j, rules)
+                ),
+                default=0,
+            )
+        )
         seen: set[tuple[int, int]] = set()
-        for faces, below in _additions(meld, held, max_j, rules):
-            missing = [k for k, f in enumerate(faces) if f not in held]
-            present = [k for k, f in enumerate(faces) if f in held]
+        for codes, below in _additions(meld, held, max_j, rules):
+            missing = [k for k, c in enumerate(codes) if c not in held]
+            present = [k for k, c in enumerate(codes) if c in held]
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
-            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(faces) - below))
+            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(codes) - below))
             for extra in range(max_j - len(missing) + 1):
                 for swapped in itertools.combinations(present, extra):
                     at = set(missing).union(swapped)
                     if own_runs and not at:
                         continue
-                    added = [f for k, f in enumerate(faces) if k not in at]
+                    added = [c for k, c in enumerate(codes) if k not in at]
                     if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
                         continue
-                    for mask in items.masks([_code(f) for f in added]):
+                    for mask in items.masks(added):
                         if (mask, len(at)) in seen:
                             continue
                         seen.add((mask, len(at)))
                         # No flags: going out checks the taken card by covering it.
-                        options.append(_Option(mask, len(at), 0, 0, 0, meld.kind, tuple(added), None, t))
+                        faces = tuple(held[c] for c in added)
+                        options.append(_Option(mask, len(at), 0, 0, 0, meld.kind, faces, None, t))
     return options, joker_room
 
 
+def _takes_jokers(meld: Meld, jokers: int, rules: Rules) -> bool:
+    """Whether ``jokers`` jokers alone extend ``meld`` (what ``can_extend`` answers once the
+    joker limit holds, without building the meld): a set up to four cards, a run up to
+    MAX_RUN cards within the ends of the line."""
+    if meld.is_set:
+        return len(meld.cards) + jokers <= 4
+    if len(meld.cards) + jokers > MAX_RUN:
+        return False
+    if rules.ace_mode is AceMode.WRAP:
+        return True
+    top = HIGH_ACE if rules.ace_mode is AceMode.LOW_HIGH else 13
+    return meld.positions[0] - 1 + top - meld.positions[-1] >= jokers
+
+
 def _additions(
-    meld: Meld, held: set[Face], max_j: int, rules: Rules
-) -> Iterator[tuple[tuple[Face, ...], int]]:
-    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``,
-    each with how many of its faces go below a run (0 for a set)."""
+    meld: Meld, held: Container[int], max_j: int, rules: Rules
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Groups of faces (as codes) that extend ``meld`` together, with at most ``max_j`` of them
+    not ``held``, each with how many of its faces go below a run (0 for a set)."""
     if meld.is_set:
         suits = {f.suit for f in meld.stands_for if f.suit is not None}
-        missing = [Face(meld.rank, s) for s in Suit if s not in suits]
+        rank = meld.rank
+        missing = [_SUIT_INDEX[s] * 16 + rank for s in Suit if s not in suits]
         room = 4 - len(meld.cards)
         for size in range(1, room + 1):
             for group in itertools.combinations(missing, size):
-                if sum(f not in held for f in group) <= max_j:
+                if sum(c not in held for c in group) <= max_j:
                     yield group, 0
         return
-    suit = meld.suit
-    assert suit is not None
+    base = _SUIT_INDEX[meld.suit] * 16  # as in _code
     low, high = meld.positions[0], meld.positions[-1]
     mode = rules.ace_mode
     floor = -(10**6) if mode is AceMode.WRAP else 1
     top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
     room = MAX_RUN - len(meld.cards)
-    below_faces: list[Face] = []
+    below_codes: list[int] = []
     for below in range(room + 1):
         if below:
             if low - below < floor:
                 break
-            below_faces.insert(0, Face(_rank_of(low - below), suit))
-        lacking = sum(f not in held for f in below_faces)
+            below_codes.insert(0, base + _rank_of(low - below))
+        lacking = sum(c not in held for c in below_codes)
         if lacking > max_j:
             break
-        above_faces: list[Face] = []
+        above_codes: list[int] = []
         for above in range(room - below + 1):
             if above:
                 if high + above > top:
                     break
-                above_faces.append(Face(_rank_of(high + above), suit))
-                if above_faces[-1] not in held:
+                above_codes.append(base + _rank_of(high + above))
+                if above_codes[-1] not in held:
                     lacking += 1
                 if lacking > max_j:
                     break
             if below + above:
-                yield (*below_faces, *above_faces), below
+                yield (*below_codes, *above_codes), below
 
 
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
