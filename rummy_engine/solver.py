@@ -617,6 +617,46 @@ def _items_value(items: _Items, ones: int, twos: int) -> int:
 # Best opening
 
 
+def _joker_bound(options: Sequence[_Option], rules: Rules) -> tuple[int, int, int, int]:
+    """What jokers can add to an opening at most, finer than "each as much as an Ace".
+
+    Returns ``(low, extra, anchors, per_option)``: every joker is worth at most ``low``, except
+    those in the options where a joker reaches the most valuable place of all (``low + extra``:
+    a high Ace, in a run or a set of Aces). Every such option holds one of the ``anchors``
+    items, so no more of them can be laid together than copies of the anchors are held, each
+    with ``per_option`` such jokers at most. In a whole suit with jokers, where only ``Q K JK``
+    puts a joker on the high Ace, this caps the jokers at 11 + 10 + 10, not 3 × 11, which is
+    what lets the search prove a best opening without trying every arrangement.
+    """
+    zero = rules.variant is Variant.R71
+    ace = rules.options.ace_opening_value
+    slots: list[tuple[int, list[int]]] = []
+    for opt in options:
+        if not opt.jokers:
+            continue
+        if opt.run is not None:
+            window, at = opt.run
+            slots.append((opt.mask, [window[3][k] for k in at]))
+        else:
+            rank = next(f.rank for f in opt.faces if f is not None)
+            slots.append((opt.mask, [0 if zero else _card_value(rank, True, ace)] * opt.jokers))
+    top = max((v for _, values in slots for v in values), default=0)
+    low = max((v for _, values in slots for v in values if v < top), default=top)
+    tops = [(mask, values.count(top)) for mask, values in slots if low < top in values]
+    per_option = max((n for _, n in tops), default=0)
+    anchors = 0
+    masks = [mask for mask, _ in tops]
+    while masks:  # greedily, the item most of the remaining options hold
+        held: dict[int, int] = {}
+        for mask in masks:
+            for i in _bits(mask):
+                held[i] = held.get(i, 0) + 1
+        pick = 1 << max(held, key=lambda i: (held[i], -i))
+        anchors |= pick
+        masks = [mask for mask in masks if not mask & pick]
+    return low, top - low, anchors, per_option
+
+
 def _opening_needs(rules: Rules, freed: bool, taken: Card | None, threshold: int) -> int:
     # Any value above 0 takes a meld, so only a freed partner (no threshold) needs _MELD; not
     # tracking it otherwise keeps search states from splitting on it.
@@ -691,16 +731,23 @@ def best_opening(
     ]
     upper = items.upper
 
+    # The bound counts each joker at ``worth``, and ``extra`` more for as many jokers as the
+    # anchors still held allow (``cap`` in a search state, see _joker_bound). The options'
+    # order above uses the plain joker_value, so the answer does not depend on this bound.
+    worth, extra, anchors, per_option = _joker_bound(options, rules)
     # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
-    unkept = min(cheapest, joker_value)
+    unkept = min(cheapest, worth)
 
-    def ceiling(rest: int, jokers: int, flags: int) -> int:
+    def ceiling(rest: int, jokers: int, flags: int, cap: int) -> int:
         """What can still be gained at most: every card held, less one if none is left yet.
         (Written out again in search's loop, where a call per option costs too much.)"""
-        top = rest + jokers * joker_value
+        top = rest + jokers * worth + min(jokers, cap) * extra
         if not flags & _LEFT:
             top -= unkept if jokers else cheapest
         return top
+
+    def cap_of(ones: int, twos: int) -> int:
+        return ((ones & anchors).bit_count() + (twos & anchors).bit_count()) * per_option
 
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
         """Best value still to gain from here if it is >= need, else an upper bound below need.
@@ -727,7 +774,8 @@ def best_opening(
         if seen is not None and (seen[1] or seen[0] < need):
             return seen[0]
         best, bound, choice = _NEG, _NEG, None
-        top_all = rest + jokers * joker_value  # the ceiling before an option's loss
+        top_all = rest + jokers * joker_value  # the plain ceiling before an option's loss
+        cap = cap_of(ones, twos) if anchors else 0
         for mask, used, value, drop, earned, loss, opt in rows[item]:
             wanted = need if need > best else best + 1
             if top_all - loss < wanted:
@@ -738,7 +786,7 @@ def best_opening(
                 continue
             target = wanted - value
             left = jokers - used
-            top = rest - drop + left * joker_value
+            top = rest - drop + left * worth + (left if left < cap else cap) * extra
             if not (flags | earned) & _LEFT:
                 top -= unkept if left else cheapest
             if top < target:
@@ -758,7 +806,7 @@ def best_opening(
                 bound = got + value
         target = need if need > best else best + 1
         drop = upper[item] * (2 if twos & low else 1)
-        top = ceiling(rest - drop, jokers, flags | _LEFT)
+        top = ceiling(rest - drop, jokers, flags | _LEFT, cap)
         got = top if top < target else search(ones & ~low, twos & ~low, jokers, flags | _LEFT, rest - drop, target)
         if got >= target:
             best, choice = got, None
@@ -773,7 +821,7 @@ def best_opening(
     rest = _items_value(items, ones, twos)
     need = 0 if freed else threshold
     jokers = len(items.jokers)
-    top = ceiling(rest, jokers, flags)
+    top = ceiling(rest, jokers, flags, cap_of(ones, twos))
     value = top if top < need else search(ones, twos, jokers, flags, rest, need)
     if value < need:
         return None
