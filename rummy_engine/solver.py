@@ -64,6 +64,7 @@ __all__ = [
 
 HIGH_ACE = 14
 _NEG = -(10**9)
+_FEW_OPTIONS = 48  # more than any random 16-card hand of the benchmark has (45 at most)
 
 # Flags a set of melds may earn; the searches carry them as a bitmask.
 _NAT_RUN = 1  # a natural run that does not hold the taken card
@@ -317,22 +318,34 @@ def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
     return {f for f, n in counts.items() if n > 1 or suits[f.rank] > 1}
 
 
-def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
-    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form."""
+def _set_groups(
+    counts: dict[Face, int], jokers: int, rules: Rules
+) -> Iterator[tuple[tuple[Face, ...], int, int]]:
+    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form: its held
+    faces (by rank, then suit), how many jokers complete it, and its opening value."""
     max_j = min(_max_jokers(rules), jokers)
+    ok = _jokers_table(rules.options.max_jokers_per_meld, max_j)
     zero_jokers = rules.variant is Variant.R71
     by_rank: dict[int, list[Face]] = {}
-    for face in sorted(counts, key=lambda f: (f.rank, f.suit.index if f.suit else 4)):
+    for face in counts:
         by_rank.setdefault(face.rank, []).append(face)
-    for rank, faces in by_rank.items():
+    for rank in sorted(by_rank):
+        faces = by_rank[rank]
+        if len(faces) < 2:
+            continue
+        faces.sort(key=lambda f: _SUIT_INDEX[f.suit])
         card = _card_value(rank, True, rules.options.ace_opening_value)
         for size in range(2, min(4, len(faces)) + 1):
-            for chosen in itertools.combinations(faces, size):
-                for j in range(max_j + 1):
-                    if not 3 <= size + j <= 4 or not _jokers_ok(size, j, rules):
-                        continue
-                    value = card * (size if zero_jokers else size + j)
-                    yield _shape(MeldKind.SET, (*chosen, *([None] * j)), value)
+            fills = [j for j in range(max_j + 1) if 3 <= size + j <= 4 and ok[size * (max_j + 1) + j]]
+            for chosen in itertools.combinations(faces, size) if fills else ():
+                for j in fills:
+                    yield chosen, j, card * (size if zero_jokers else size + j)
+
+
+def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
+    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form."""
+    for chosen, j, value in _set_groups(counts, jokers, rules):
+        yield _shape(MeldKind.SET, (*chosen, *([None] * j)), value)
 
 
 def _shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> list[_Shape]:
@@ -545,9 +558,10 @@ class _Items:
                 best[key] = _Option(mask, key[1], value, bound, run_flags[bool(at)], MeldKind.RUN, (), (window, at))
             elif value > old.value:
                 best[key] = _Option(mask, key[1], value, old.bound, old.flags, MeldKind.RUN, (), (window, at))
-        for shape in _set_shapes(counts, jokers, self.rules):
-            for mask in self.masks(shape.codes):
-                add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
+        for chosen, j, value in _set_groups(counts, jokers, self.rules):
+            slots = (*chosen, *([None] * j))
+            for mask in self.masks([_code(f) for f in chosen]):
+                add(mask, j, value, MeldKind.SET, slots)
         return list(best.values())
 
     def by_low(self, options: Sequence[_Option], ordered: bool = True) -> list[list[_Option]]:
@@ -628,21 +642,28 @@ def _joker_bound(options: Sequence[_Option], rules: Rules) -> tuple[int, int, in
     puts a joker on the high Ace, this caps the jokers at 11 + 10 + 10, not 3 × 11, which is
     what lets the search prove a best opening without trying every arrangement.
     """
-    zero = rules.variant is Variant.R71
-    ace = rules.options.ace_opening_value
-    slots: list[tuple[int, list[int]]] = []
+    if rules.variant is Variant.R71:
+        return 0, 0, 0, 0  # jokers count nothing in an R71 opening
+    slots: list[tuple[int, tuple[int, ...]]] = []
+    top = 0
     for opt in options:
         if not opt.jokers:
             continue
         if opt.run is not None:
             window, at = opt.run
-            slots.append((opt.mask, [window[3][k] for k in at]))
-        else:
-            rank = next(f.rank for f in opt.faces if f is not None)
-            slots.append((opt.mask, [0 if zero else _card_value(rank, True, ace)] * opt.jokers))
-    top = max((v for _, values in slots for v in values), default=0)
-    low = max((v for _, values in slots for v in values if v < top), default=top)
-    tops = [(mask, values.count(top)) for mask, values in slots if low < top in values]
+            values = tuple(window[3][k] for k in at)
+        else:  # a set: each of its cards is worth the same
+            values = (opt.value // len(opt.faces),) * opt.jokers
+        slots.append((opt.mask, values))
+        top = max(top, *values)
+    low = 0
+    for _, values in slots:
+        for v in values:
+            if low < v < top:
+                low = v
+    if low == 0:
+        low = top  # all jokers are worth ``top`` at most: no anchors needed
+    tops = [(mask, values.count(top)) for mask, values in slots if top in values] if low < top else []
     per_option = max((n for _, n in tops), default=0)
     anchors = 0
     masks = [mask for mask, _ in tops]
@@ -734,7 +755,10 @@ def best_opening(
     # The bound counts each joker at ``worth``, and ``extra`` more for as many jokers as the
     # anchors still held allow (``cap`` in a search state, see _joker_bound). The options'
     # order above uses the plain joker_value, so the answer does not depend on this bound.
-    worth, extra, anchors, per_option = _joker_bound(options, rules)
+    # With few options the search is small and the plain bound is cheaper than working it out.
+    worth, extra, anchors, per_option = (
+        _joker_bound(options, rules) if len(options) > _FEW_OPTIONS else (joker_value, 0, 0, 0)
+    )
     # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
     unkept = min(cheapest, worth)
 
@@ -777,13 +801,13 @@ def best_opening(
         top_all = rest + jokers * joker_value  # the plain ceiling before an option's loss
         cap = cap_of(ones, twos) if anchors else 0
         for mask, used, value, drop, earned, loss, opt in rows[item]:
-            wanted = need if need > best else best + 1
-            if top_all - loss < wanted:
-                # Rows are sorted by loss: neither this option nor any later one can reach.
-                bound = max(bound, top_all - loss)
-                break
             if mask & ones != mask or used > jokers:
                 continue
+            wanted = need if need > best else best + 1
+            if top_all - loss < wanted:
+                # Rows are sorted by loss: no option from here on can reach.
+                bound = max(bound, top_all - loss)
+                break
             target = wanted - value
             left = jokers - used
             top = rest - drop + left * worth + (left if left < cap else cap) * extra
