@@ -773,20 +773,41 @@ def best_opening(
     def cap_of(ones: int, twos: int) -> int:
         return ((ones & anchors).bit_count() + (twos & anchors).bit_count()) * per_option
 
+    # Items that no option starting at item i or later holds: once the search has passed i they
+    # can only stay in hand (dead[i], with i itself when its row is empty). Dropping them at
+    # once shrinks the bound and lets states that differ only by them share their memo entry.
+    dead = [0] * len(rows)
+    later = 0  # the items the rows from i on hold
+    for i in range(len(rows) - 1, -1, -1):
+        for entry in rows[i]:
+            later |= entry[0]
+        dead[i] = items.ones & ~later
+
+    def settle(ones: int, twos: int) -> tuple[int, int, int]:
+        """Take out the dead items (from the lowest on, until the lowest is alive): the items
+        left and the upper value of those taken out."""
+        lost = 0
+        while ones:
+            gone = ones & dead[(ones & -ones).bit_length() - 1]
+            if not gone:
+                break
+            for x in _bits(gone):
+                lost += upper[x] * (2 if twos >> x & 1 else 1)
+            ones, twos = ones & ~gone, twos & ~gone
+        return ones, twos, lost
+
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
         """Best value still to gain from here if it is >= need, else an upper bound below need.
 
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        while ones:
+        if ones & dead[(ones & -ones).bit_length() - 1]:
+            ones, twos, lost = settle(ones, twos)
+            rest, flags = rest - lost, flags | _LEFT
+        if ones:
             low = ones & -ones
             item = low.bit_length() - 1
-            if rows[item]:
-                break
-            # No meld starts here: the card stays in hand, there is nothing to choose.
-            rest -= upper[item] * (2 if twos & low else 1)
-            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
         else:
             if jokers:
                 flags |= _LEFT
@@ -851,9 +872,9 @@ def best_opening(
         return None
     chosen: list[_Option] = []
     while ones:
-        low = ones & -ones
-        if not rows[low.bit_length() - 1]:
-            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+        if ones & dead[(ones & -ones).bit_length() - 1]:
+            ones, twos, _ = settle(ones, twos)
+            flags |= _LEFT
             continue
         entry = memo.get((ones, twos, jokers, flags))
         assert entry is not None and entry[1]
