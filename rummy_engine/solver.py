@@ -802,7 +802,7 @@ def best_opening(
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        if ones & dead[(ones & -ones).bit_length() - 1]:
+        if ones and ones & dead[(ones & -ones).bit_length() - 1]:
             ones, twos, lost = settle(ones, twos)
             rest, flags = rest - lost, flags | _LEFT
         if ones:
