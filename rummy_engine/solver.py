@@ -900,48 +900,51 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
 
     Only additions whose natural cards are held are generated; jokers fill the other places, or
     stand in for held cards (which may be needed elsewhere), within the table's joker limit.
-    Faces are handled as codes (:func:`_code`) until an option is kept.
+    Faces are handled as codes (:func:`_code`) and items as bits until an option is kept.
     """
     options: list[_Option] = []
     joker_room: list[int] = []
-    held = items.face_of
-    most = min(_max_jokers(rules), len(items.jokers))
+    held, bit_of, taken_code = items.face_of, items.bit, items.taken_code
+    limit = min(_max_jokers(rules), MAX_RUN)
+    table_ok = _jokers_table(rules.options.max_jokers_per_meld, limit)
+
+    def ok(naturals: int, jokers: int) -> bool:  # _jokers_ok, from the table
+        return jokers <= limit and table_ok[min(naturals, MAX_RUN) * (limit + 1) + jokers]
+
+    most = min(limit, len(items.jokers))
     for t, meld in enumerate(table):
-        on_meld = meld.jokers
+        on_meld = sum(c.rank == 0 for c in meld.cards)
         naturals = len(meld.cards) - on_meld
-        max_j = max((j for j in range(1, most + 1) if _jokers_ok(naturals + 1, on_meld + j, rules)), default=0)
-        joker_room.append(
-            max(
-                (
-                    j
-                    for j in range(1, max_j + 1)
-                    if _jokers_ok(naturals, on_meld + j, rules) and _takes_jokers(meld, j, rules)
-                ),
-                default=0,
-            )
-        )
+        max_j = max((j for j in range(1, most + 1) if ok(naturals + 1, on_meld + j)), default=0)
+        rooms = (j for j in range(1, max_j + 1) if ok(naturals, on_meld + j) and _takes_jokers(meld, j, rules))
+        joker_room.append(max(rooms, default=0))
+        is_run = meld.kind is MeldKind.RUN
         seen: set[tuple[int, int]] = set()
         for codes, below in _additions(meld, held, max_j, rules):
+            bits = [bit_of.get(c, 0) for c in codes]
             missing = [k for k, c in enumerate(codes) if c not in held]
             present = [k for k, c in enumerate(codes) if c in held]
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
-            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(codes) - below))
+            own_runs = is_run and all(n == 0 or n >= 3 for n in (below, len(codes) - below))
             for extra in range(max_j - len(missing) + 1):
+                used = len(missing) + extra
+                if (own_runs and not used) or used == len(codes) or not ok(naturals + len(codes) - used, on_meld + used):
+                    continue
                 for swapped in itertools.combinations(present, extra):
-                    at = set(missing).union(swapped)
-                    if own_runs and not at:
-                        continue
+                    at = (*missing, *swapped)
                     added = [c for k, c in enumerate(codes) if k not in at]
-                    if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
-                        continue
-                    for mask in items.masks(added):
-                        if (mask, len(at)) in seen:
+                    if taken_code in codes:  # the taken card or its twin: one or two masks
+                        masks = items.masks(added)
+                    else:
+                        masks = [sum(bits) - sum(bits[k] for k in swapped)]
+                    for mask in masks:
+                        if (mask, used) in seen:
                             continue
-                        seen.add((mask, len(at)))
+                        seen.add((mask, used))
                         # No flags: going out checks the taken card by covering it.
                         faces = tuple(held[c] for c in added)
-                        options.append(_Option(mask, len(at), 0, 0, 0, meld.kind, faces, None, t))
+                        options.append(_Option(mask, used, 0, 0, 0, meld.kind, faces, None, t))
     return options, joker_room
 
 
