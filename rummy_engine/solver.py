@@ -1062,10 +1062,15 @@ def going_out(
         if stand_ins is not None:  # a card a lay-off can take may be left out of a run
             stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
-    by_low = items.by_low(options)
     coverable = 0
     for opt in options:
         coverable |= opt.mask
+    # Every card but the discard must be placed: with two that no option places (or both
+    # copies of one), no discard can help. Most hands end here, before any search.
+    stuck = items.ones & ~coverable
+    if stuck & (stuck - 1) or stuck & items.twos:
+        return None
+    by_low = items.by_low(options)
     reachable = [0] * (len(by_low) + 1)
     for i in range(len(by_low) - 1, -1, -1):
         reachable[i] = reachable[i + 1]
