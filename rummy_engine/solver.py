@@ -536,12 +536,19 @@ class _Items:
         full = total = top = 0
         for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
             if window is not last:
-                last = window
-                _, codes, values, joker_values, _ = window
+                _, codes, values, joker_values, places = window
                 plain = self.taken_code not in codes
-                bits = [bit.get(c, 0) for c in codes]
-                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
-                full, total, top = sum(bits), sum(values), sum(ups)
+                if last is not None and last[4][0] == places[0] and len(places) == len(bits) + 1:
+                    # The previous window one place longer: only its new last card to add.
+                    b = bit.get(codes[-1], 0)
+                    bits.append(b)
+                    ups.append(upper[b.bit_length() - 1] if b else 0)
+                    full, total, top = full + b, total + values[-1], top + ups[-1]
+                else:
+                    bits = [bit.get(c, 0) for c in codes]
+                    ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
+                    full, total, top = sum(bits), sum(values), sum(ups)
+                last = window
             if not plain:
                 shape = _run_shape(window, at)
                 for mask in self.masks(shape.codes):
