@@ -279,8 +279,9 @@ def _spread(bits: int) -> int:
     return bits | bits << 1 | bits << 2 | bits >> 1 | bits >> 2
 
 
+@functools.cache
 def _indexes(mask: int) -> tuple[int, ...]:
-    """The set bits of ``mask``, lowest first."""
+    """The set bits of ``mask``, lowest first (cached: masks here span one run window)."""
     return tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
 
 
@@ -798,9 +799,12 @@ def best_opening(
             gone = ones & dead[(ones & -ones).bit_length() - 1]
             if not gone:
                 break
-            for x in _bits(gone):
-                lost += upper[x] * (2 if twos >> x & 1 else 1)
-            ones, twos = ones & ~gone, twos & ~gone
+            ones &= ~gone
+            while gone:
+                bit = gone & -gone
+                lost += upper[bit.bit_length() - 1] * (2 if twos & bit else 1)
+                twos &= ~bit
+                gone ^= bit
         return ones, twos, lost
 
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
