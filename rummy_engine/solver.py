@@ -772,7 +772,7 @@ def best_opening(
 
     def ceiling(rest: int, jokers: int, flags: int, cap: int) -> int:
         """What can still be gained at most: every card held, less one if none is left yet.
-        (Written out again in search's loop, where a call per option costs too much.)"""
+        (Written out again in search, where a call per option costs too much.)"""
         top = rest + jokers * worth + min(jokers, cap) * extra
         if not flags & _LEFT:
             top -= unkept if jokers else cheapest
@@ -807,22 +807,28 @@ def best_opening(
                 gone ^= bit
         return ones, twos, lost
 
+    def finish(jokers: int, flags: int) -> int:
+        """Every card is placed or kept: 0 if the flags earned (a kept joker keeps a card)
+        are the ones needed, else a failure."""
+        return 0 if (flags | (_LEFT if jokers else 0)) & needs == needs else _NEG
+
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
         """Best value still to gain from here if it is >= need, else an upper bound below need.
 
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        if ones and ones & dead[(ones & -ones).bit_length() - 1]:
+        if not ones:
+            return finish(jokers, flags)
+        low = ones & -ones
+        item = low.bit_length() - 1
+        if ones & dead[item]:
             ones, twos, lost = settle(ones, twos)
             rest, flags = rest - lost, flags | _LEFT
-        if ones:
+            if not ones:
+                return finish(jokers, flags)
             low = ones & -ones
             item = low.bit_length() - 1
-        else:
-            if jokers:
-                flags |= _LEFT
-            return 0 if flags & needs == needs else _NEG
         if needs & ~(flags | reachable[item] | _LEFT):
             return _NEG
         key = (ones, twos, jokers, flags)
@@ -862,7 +868,7 @@ def best_opening(
                 bound = got + value
         target = need if need > best else best + 1
         drop = upper[item] * (2 if twos & low else 1)
-        top = ceiling(rest - drop, jokers, flags | _LEFT, cap)
+        top = rest - drop + jokers * worth + (jokers if jokers < cap else cap) * extra  # ceiling()
         got = top if top < target else search(ones & ~low, twos & ~low, jokers, flags | _LEFT, rest - drop, target)
         if got >= target:
             best, choice = got, None
