@@ -652,26 +652,25 @@ def _joker_bound(options: Sequence[_Option], rules: Rules) -> tuple[int, int, in
     """
     if rules.variant is Variant.R71:
         return 0, 0, 0, 0  # jokers count nothing in an R71 opening
-    slots: list[tuple[int, tuple[int, ...]]] = []
-    top = 0
+    # Per option with jokers: its mask, its most valuable joker place, how many of its jokers
+    # stand there, and the best of its other places (0 if none).
+    slots: list[tuple[int, int, int, int]] = []
     for opt in options:
         if not opt.jokers:
             continue
-        if opt.run is not None:
-            window, at = opt.run
-            values = tuple(window[3][k] for k in at)
-        else:  # a set: each of its cards is worth the same
-            values = (opt.value // len(opt.faces),) * opt.jokers
-        slots.append((opt.mask, values))
-        top = max(top, *values)
-    low = 0
-    for _, values in slots:
-        for v in values:
-            if low < v < top:
-                low = v
-    if low == 0:
-        low = top  # all jokers are worth ``top`` at most: no anchors needed
-    tops = [(mask, values.count(top)) for mask, values in slots if top in values] if low < top else []
+        if opt.run is None:  # a set: each of its cards is worth the same
+            slots.append((opt.mask, opt.value // len(opt.faces), opt.jokers, 0))
+            continue
+        window, at = opt.run
+        if len(at) == 1:  # most of them
+            slots.append((opt.mask, window[3][at[0]], 1, 0))
+            continue
+        values = [window[3][k] for k in at]
+        high = max(values)
+        slots.append((opt.mask, high, values.count(high), max((v for v in values if v < high), default=0)))
+    top = max([high for _, high, _, _ in slots], default=0)
+    low = max([high if high < top else other for _, high, _, other in slots], default=0) or top
+    tops = [(mask, n) for mask, high, n, _ in slots if high == top] if low < top else []
     per_option = max((n for _, n in tops), default=0)
     anchors = 0
     masks = [mask for mask, _ in tops]
