@@ -786,8 +786,8 @@ def best_opening(
     dead = [0] * len(rows)
     later = 0  # the items the rows from i on hold
     for i in range(len(rows) - 1, -1, -1):
-        for entry in rows[i]:
-            later |= entry[0]
+        for held in rows[i]:
+            later |= held[0]
         dead[i] = items.ones & ~later
 
     def settle(ones: int, twos: int) -> tuple[int, int, int]:
@@ -1063,7 +1063,7 @@ def going_out(
     # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
     # instead (tried first: it costs more) does as well, so where a joker may be the last
     # discard such runs need not be tried.
-    stand_ins = None
+    stand_ins: Iterable[Face] | None = None
     if (
         rules.options.joker_discard_allowed
         and rules.options.joker_final_discard_allowed
@@ -1076,7 +1076,7 @@ def going_out(
     if layoffs_allowed:
         layoffs, joker_room = _layoff_options(items, table, rules)
         if stand_ins is not None:  # a card a lay-off can take may be left out of a run
-            stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
+            stand_ins = [*stand_ins, *(f for opt in layoffs for f in opt.faces if f is not None)]
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     coverable = 0
     for opt in options:
@@ -1168,7 +1168,8 @@ def going_out(
             return None
         melds, lays = items.realise(path[::-1])
         if discard is not None:
-            rest = [c for c in cards if c not in _laid(melds, lays)]
+            laid = _laid(melds, lays)
+            rest = [c for c in cards if c not in laid]
             discard = rest[0]  # the exact copy left over (the twin of a face may have been laid)
         return GoOutPlan(tuple(melds), tuple(lays), discard)
 
