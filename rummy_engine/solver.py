@@ -1108,7 +1108,8 @@ def going_out(
     for opt in options:
         for i in _bits(opt.mask & few):
             holders[i].append(opt)
-    scarce = [(1 << i, opts) for i, opts in holders.items()]
+    rows = [[_place(opt) for opt in row] for row in by_low]
+    scarce = [(1 << i, [_place(opt) for opt in opts]) for i, opts in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
     path: list[_Option] = []
 
@@ -1133,23 +1134,18 @@ def going_out(
         key = (ones, twos, jokers, used, flags)
         if key in failed:
             return False
-        for bit, opts in scarce:
-            if ones & bit and not any(
-                o.mask & ones == o.mask
-                and o.jokers <= jokers
-                and (o.table is None or not used >> o.table & 1)
-                for o in opts
-            ):
-                failed.add(key)
-                return False
-        for opt in by_low[(low).bit_length() - 1]:
-            if opt.mask & ones != opt.mask or opt.jokers > jokers:
+        for bit, holding in scarce:
+            if ones & bit:
+                for mask, wanted, meld_bit, _, _ in holding:
+                    if mask & ones == mask and wanted <= jokers and not used & meld_bit:
+                        break
+                else:  # every option that could place this card is gone
+                    failed.add(key)
+                    return False
+        for mask, wanted, meld_bit, earned, opt in rows[low.bit_length() - 1]:
+            if mask & ones != mask or wanted > jokers or used & meld_bit:
                 continue
-            if opt.table is not None and used >> opt.table & 1:
-                continue
-            n_ones, n_twos = _remove(ones, twos, opt.mask)
-            n_used = used if opt.table is None else used | 1 << opt.table
-            if cover(n_ones, n_twos, jokers - opt.jokers, n_used, flags | opt.flags):
+            if cover((ones & ~mask) | (twos & mask), twos & ~mask, jokers - wanted, used | meld_bit, flags | earned):
                 path.append(opt)
                 return True
         failed.add(key)
@@ -1182,6 +1178,12 @@ def going_out(
         if plan is not None:
             return plan
     return None
+
+
+def _place(opt: _Option) -> tuple[int, int, int, int, _Option]:
+    """An option as going out's search reads it: mask, jokers, the bit of its table meld (0 for
+    a new meld), flags, and the option itself."""
+    return (opt.mask, opt.jokers, 0 if opt.table is None else 1 << opt.table, opt.flags, opt)
 
 
 def _item_of(items: _Items, card: Card) -> int:
