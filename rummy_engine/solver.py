@@ -931,9 +931,13 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
     for t, meld in enumerate(table):
         on_meld = sum(c.rank == 0 for c in meld.cards)
         naturals = len(meld.cards) - on_meld
-        max_j = max((j for j in range(1, most + 1) if ok(naturals + 1, on_meld + j)), default=0)
-        rooms = (j for j in range(1, max_j + 1) if ok(naturals, on_meld + j) and _takes_jokers(meld, j, rules))
-        joker_room.append(max(rooms, default=0))
+        max_j = most
+        while max_j and not ok(naturals + 1, on_meld + max_j):
+            max_j -= 1
+        room = max_j
+        while room and not (ok(naturals, on_meld + room) and _takes_jokers(meld, room, rules)):
+            room -= 1
+        joker_room.append(room)
         is_run = meld.kind is MeldKind.RUN
         seen: set[tuple[int, int]] = set()
         for codes, below in _additions(meld, held, max_j, rules):
@@ -942,7 +946,8 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
             present = [k for k, c in enumerate(codes) if c in held]
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
-            own_runs = is_run and all(n == 0 or n >= 3 for n in (below, len(codes) - below))
+            above = len(codes) - below
+            own_runs = is_run and (below == 0 or below >= 3) and (above == 0 or above >= 3)
             for extra in range(max_j - len(missing) + 1):
                 used = len(missing) + extra
                 if (own_runs and not used) or used == len(codes) or not ok(naturals + len(codes) - used, on_meld + used):
@@ -1000,12 +1005,14 @@ def _additions(
     top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
     room = MAX_RUN - len(meld.cards)
     below_codes: list[int] = []
+    short = 0  # faces below the run that are not held
     for below in range(room + 1):
         if below:
             if low - below < floor:
                 break
             below_codes.insert(0, base + _rank_of(low - below))
-        lacking = sum(c not in held for c in below_codes)
+            short += below_codes[0] not in held
+        lacking = short
         if lacking > max_j:
             break
         above_codes: list[int] = []
