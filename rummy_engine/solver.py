@@ -434,34 +434,34 @@ class _Items:
         self.taken_joker = taken is not None and taken.is_joker
         self.faces: list[Face] = []
         self.cards: list[list[Card]] = []
-        self.index: dict[Face, int] = {}  # face -> item of the copies other than the taken card
+        # Faces as codes (_code): the bit of the item of the copies other than the taken card.
+        self.bit: dict[int, int] = {}
+        self.face_of: dict[int, Face] = {}  # the held faces by code
         self.taken_item = -1
+        self.taken_code = -1
+        ace = rules.options.ace_opening_value
+        self.upper: list[int] = []  # each item's opening value at most (an Ace counted high)
         for card in cards:
             if not card.rank:  # a joker
                 continue
-            face = card.face
+            code = _SUIT_INDEX[card.suit] * 16 + card.rank
             if taken is not None and card == taken:
-                self.taken_item = len(self.faces)
-                self.faces.append(face)
-                self.cards.append([card])
+                self.taken_item, self.taken_code = len(self.faces), code
+            elif code in self.bit:
+                self.cards[self.bit[code].bit_length() - 1].append(card)
                 continue
-            i = self.index.get(face)
-            if i is None:
-                self.index[face] = len(self.faces)
-                self.faces.append(face)
-                self.cards.append([card])
             else:
-                self.cards[i].append(card)
-        self.ones = 0
+                self.bit[code] = 1 << len(self.faces)
+            face = card.face
+            self.face_of[code] = face
+            self.faces.append(face)
+            self.cards.append([card])
+            self.upper.append(_card_value(card.rank, True, ace))
+        self.ones = (1 << len(self.cards)) - 1
         self.twos = 0
         for i, held in enumerate(self.cards):
-            self.ones |= 1 << i
             if len(held) == 2:
                 self.twos |= 1 << i
-        self.bit = {_code(face): 1 << i for face, i in self.index.items()}
-        self.face_of = {_code(face): face for face in self.faces}  # the held faces by code
-        self.taken_code = _code(self.faces[self.taken_item]) if self.taken_item >= 0 else -1
-        self.upper = [_card_value(f.rank, True, rules.options.ace_opening_value) for f in self.faces]
 
     def masks(self, codes: Sequence[int]) -> list[int]:
         """Item masks that can supply the faces ``codes`` (two if the taken card has a twin)."""
@@ -1196,7 +1196,7 @@ def _place(opt: _Option) -> tuple[int, int, int, int, _Option]:
 def _item_of(items: _Items, card: Card) -> int:
     if card == items.taken:
         return items.taken_item
-    return items.index[card.face]
+    return items.bit[_code(card.face)].bit_length() - 1
 
 
 def _laid(melds: Sequence[Meld], layoffs: Sequence[tuple[int, tuple[Card, ...]]]) -> set[Card]:
