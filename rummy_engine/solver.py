@@ -382,9 +382,9 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: suit.index for suit in Suit}
 
 def _build(shape: _Shape, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
     """The Meld for ``shape`` made of the given physical cards (jokers placed as in the shape)."""
-    by_face = {c.face: c for c in naturals}
+    by_face = {(c.rank, c.suit): c for c in naturals}  # tuples hash faster than faces
     spare = iter(jokers)
-    cards = [by_face[f] if f is not None else next(spare) for f in shape.slots]
+    cards = [by_face[f.rank, f.suit] if f is not None else next(spare) for f in shape.slots]
     return make_meld(cards, rules)
 
 
@@ -613,9 +613,9 @@ def _run_meld(
     build from these cards in this order (outside ``wrap`` mode, where a position is unique),
     without checking again what the window already guarantees."""
     (faces, _, _, _, positions), at = run
-    by_face = {c.face: c for c in naturals}
+    by_rank = {c.rank: c for c in naturals}  # one suit, each rank once
     spare = iter(jokers)
-    cards = tuple(next(spare) if k in at else by_face[f] for k, f in enumerate(faces))
+    cards = tuple(next(spare) if k in at else by_rank[f.rank] for k, f in enumerate(faces))
     return Meld(MeldKind.RUN, cards, faces, positions)
 
 
