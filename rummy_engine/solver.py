@@ -233,13 +233,14 @@ def _run_placements(
     reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
     held = _position_bits(counts)
     near = _position_bits(stand_ins if stand_ins is not None else counts)
-    for suit in Suit:
+    lines = _suit_windows(rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value)
+    for suit, suit_lines in zip(Suit, lines, strict=True):
         if held[suit].bit_count() < 6:  # two ranks (each stands at three positions)
             continue
         line = held[suit]
         # Places a joker may stand in for a held card: near a stand-in (or anywhere).
         free = -1 if stand_ins is None else _spread(near[suit])
-        for low, ends in _suit_windows(suit, rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value):
+        for low, ends in suit_lines:
             inside = line >> (low + 12)
             if not inside & reach:
                 continue  # ...starts no run at all
@@ -287,12 +288,16 @@ def _indexes(mask: int) -> tuple[int, ...]:
 
 @functools.cache
 def _suit_windows(
-    suit: Suit, mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
-) -> tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...]:
-    """:func:`_windows` of one suit with each span's size and :func:`_window` (cached)."""
+    mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...], ...]:
+    """Per suit (in Suit order), :func:`_windows` with each span's size and :func:`_window`
+    (cached)."""
     return tuple(
-        (low, tuple((high - low + 1, _window(suit, low, high, zero_jokers, ace)) for high in highs))
-        for low, highs in _windows(mode)
+        tuple(
+            (low, tuple((high - low + 1, _window(suit, low, high, zero_jokers, ace)) for high in highs))
+            for low, highs in _windows(mode)
+        )
+        for suit in Suit
     )
 
 
