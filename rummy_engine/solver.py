@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -584,9 +585,12 @@ class _Items:
         for opt in options:
             if opt.mask:
                 table[(opt.mask & -opt.mask).bit_length() - 1].append(opt)
-        if ordered:
+        if ordered:  # by value, then cards placed, then jokers, all descending
             for row in table:
-                row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
+                if len(row) > 1:  # stable sorts, last key first (C-level keys but one)
+                    row.sort(key=_JOKERS, reverse=True)
+                    row.sort(key=_placed, reverse=True)
+                    row.sort(key=_VALUE, reverse=True)
         return table
 
     def realise(self, chosen: Sequence[_Option]) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
@@ -609,6 +613,14 @@ class _Items:
                 layoffs.append((opt.table, (*naturals, *used_jokers)))
         layoffs.sort(key=lambda lo: lo[0])
         return melds, layoffs
+
+
+_VALUE = operator.attrgetter("value")
+_JOKERS = operator.attrgetter("jokers")
+
+
+def _placed(opt: _Option) -> int:
+    return opt.mask.bit_count()
 
 
 def _run_meld(
