@@ -1102,14 +1102,19 @@ def going_out(
         if stand_ins is not None:  # a card a lay-off can take may be left out of a run
             stand_ins = [*stand_ins, *(f for opt in layoffs for f in opt.faces if f is not None)]
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
-    coverable = 0
+    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
     for opt in options:
-        coverable |= opt.mask
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
     # Every card but the discard must be placed: with two that no option places (or both
     # copies of one), no discard can help. Most hands end here, before any search.
-    stuck = items.ones & ~coverable
+    stuck = items.ones & ~once
     if stuck & (stuck - 1) or stuck & items.twos:
         return None
+    coverable = once
     by_low = items.by_low(options)
     reachable = [0] * (len(by_low) + 1)
     for i in range(len(by_low) - 1, -1, -1):
@@ -1120,18 +1125,12 @@ def going_out(
         return None
     # Cards that few options can place are checked at every step: once a cover has used up
     # every way to place one of them, it fails there, not after placing all the other cards.
-    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
-    for opt in options:
-        mask = opt.mask
-        more |= thrice & mask
-        thrice |= twice & mask
-        twice |= once & mask
-        once |= mask
     few = once & ~more  # placed by one to three options
     holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
     for opt in options:
-        for i in _bits(opt.mask & few):
-            holders[i].append(opt)
+        if opt.mask & few:
+            for i in _bits(opt.mask & few):
+                holders[i].append(opt)
     rows = [[_place(opt) for opt in row] for row in by_low]
     scarce = [(1 << i, [_place(opt) for opt in opts]) for i, opts in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
