@@ -16,13 +16,19 @@ How the search works, and why it is fast enough in pure Python:
 * Both searches always decide the *lowest* remaining item first (cover it with a meld whose lowest
   item it is, or leave it in hand), which enumerates every disjoint choice exactly once, and they
   memoise on the remaining multiset. The opening search is a branch-and-bound on top of that:
-  the value of what is still in hand bounds what can still be gained, and a state that could not
-  beat a target is remembered with that upper bound. Its options are tried least-loss-against-
-  the-bound first, so a best opening is found early and, when it reaches the bound, at once.
+  the value of what is still in hand bounds what can still be gained (jokers counted at the best
+  place they can still take, :func:`_joker_bound`), and a state that could not beat a target is
+  remembered with that upper bound. Its options are tried least-loss-against-the-bound first, so
+  a best opening is found early and, when it reaches the bound, at once; the first option whose
+  loss cannot reach ends the row. Items that no option still to come can take are dropped from
+  the state (they stay in hand), so states that differ only by them are one. The bound only
+  prunes: the answer, ties included, is the first best option in that order either way.
 * Options that can never be part of the answer are not generated: a run whose joker stands in
   for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
-  of natural cards that make runs of their own. Going out also fails a cover as soon as a card
-  that few options place has none left.
+  of natural cards that make runs of their own. Going out gives up before searching when two
+  cards fit no option, and fails a cover as soon as a card that few options place has none left.
+* The inner loops use ints (face codes, item bits, position bits of a suit) and tuples; faces,
+  cards and melds are only built for the answer. ``benchmarks/bench_solver.py`` times all this.
 """
 
 from __future__ import annotations
@@ -65,7 +71,9 @@ __all__ = [
 
 HIGH_ACE = 14
 _NEG = -(10**9)
-_FEW_OPTIONS = 48  # more than any random 16-card hand of the benchmark has (45 at most)
+# Below this many options the opening search is small and the plain joker bound is cheaper than
+# the finer one (random 16-card hands have 15 options typically, 45 at most in the benchmark).
+_FEW_OPTIONS = 48
 
 # Flags a set of melds may earn; the searches carry them as a bitmask.
 _NAT_RUN = 1  # a natural run that does not hold the taken card
@@ -620,6 +628,7 @@ _JOKERS = operator.attrgetter("jokers")
 
 
 def _placed(opt: _Option) -> int:
+    """How many items an option places (a sort key)."""
     return opt.mask.bit_count()
 
 
