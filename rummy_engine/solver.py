@@ -763,8 +763,14 @@ def best_opening(
     by_low = items.by_low(options, ordered=False)
     ace = _card_value(ACE, True, rules.options.ace_opening_value)
     joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
-    # Something must stay in hand, so until something has, the bound loses the cheapest card.
-    cheapest = min((items.upper[i] for i in _bits(ones)), default=0)
+    # Something must stay in hand, so until something has, the bound loses the cheapest card
+    # still held: least[i] is the cheapest of the items from i on (those a state at i holds).
+    least = [0] * len(by_low)
+    cheapest = 0  # none yet
+    for i in range(len(by_low) - 1, -1, -1):
+        if ones >> i & 1 and (not cheapest or items.upper[i] < cheapest):
+            cheapest = items.upper[i]
+        least[i] = cheapest
     # Flags the options whose lowest item is i or later can still earn (a state needing more
     # than that cannot succeed).
     reachable = [0] * (len(by_low) + 1)
@@ -863,6 +869,8 @@ def best_opening(
         best, bound, choice = _NEG, _NEG, None
         top_all = rest + jokers * joker_value  # the plain ceiling before an option's loss
         cap = cap_of(ones, twos) if anchors else 0
+        keep = least[item]  # the cheapest card that can still stay in hand (or a joker)
+        keep_joker = keep if keep < worth else worth
         for mask, used, value, drop, earned, loss, opt in rows[item]:
             if mask & ones != mask or used > jokers:
                 continue
@@ -875,7 +883,7 @@ def best_opening(
             left = jokers - used
             top = rest - drop + left * worth + (left if left < cap else cap) * extra
             if not (flags | earned) & _LEFT:
-                top -= unkept if left else cheapest
+                top -= keep_joker if left else keep
             if top < target:
                 got = top
             else:
