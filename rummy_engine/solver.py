@@ -1117,7 +1117,10 @@ def going_out(
     if layoffs_allowed:
         layoffs, joker_room = _layoff_options(items, table, rules)
         if stand_ins is not None:  # a card a lay-off can take may be left out of a run
-            stand_ins = [*stand_ins, *(f for opt in layoffs for f in opt.faces if f is not None)]
+            laid_off = 0
+            for opt in layoffs:
+                laid_off |= opt.mask
+            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
     for opt in options:
