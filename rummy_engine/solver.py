@@ -763,33 +763,35 @@ def best_opening(
     by_low = items.by_low(options, ordered=False)
     ace = _card_value(ACE, True, rules.options.ace_opening_value)
     joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
-    # Something must stay in hand, so until something has, the bound loses the cheapest card
-    # still held: least[i] is the cheapest of the items from i on (those a state at i holds).
-    least = [0] * len(by_low)
-    cheapest = 0  # none yet
+    # Walking the rows from the last one, per row i: least[i], the cheapest item from i on (until
+    # a card stays in hand, the bound loses the cheapest card a state at i still holds);
+    # reachable[i], the flags the options from row i on can earn (a state needing more cannot
+    # succeed); dead[i], the items no option from row i on holds: once the search has passed i
+    # they can only stay in hand (with i itself when its row is empty), so they are dropped at
+    # once, which shrinks the bound and makes states that differ only by them one.
+    upper = items.upper
+    least, reachable, dead = [0] * len(by_low), [0] * (len(by_low) + 1), [0] * len(by_low)
+    cheapest = later = 0
     for i in range(len(by_low) - 1, -1, -1):
-        if ones >> i & 1 and (not cheapest or items.upper[i] < cheapest):
-            cheapest = items.upper[i]
+        if ones >> i & 1 and (not cheapest or upper[i] < cheapest):
+            cheapest = upper[i]
         least[i] = cheapest
-    # Flags the options whose lowest item is i or later can still earn (a state needing more
-    # than that cannot succeed).
-    reachable = [0] * (len(by_low) + 1)
-    for i in range(len(by_low) - 1, -1, -1):
-        reachable[i] = reachable[i + 1]
+        earned = reachable[i + 1]
         for opt in by_low[i]:
-            reachable[i] |= opt.flags
+            earned |= opt.flags
+            later |= opt.mask
+        reachable[i] = earned
+        dead[i] = items.ones & ~later
     memo: dict[tuple[int, int, int, int], tuple[int, bool, _Option | None]] = {}
 
     # Options that lose least against the bound come first (then the most valuable): a best
     # opening found early makes the bound prune the rest, and when the bound is reached
     # exactly, a lossless path reaches it at once.
+    # (Sorted as plain tuples: the row index k keeps equal keys in their order, as a stable sort.)
+    rows = []
     for row in by_low:
-        row.sort(key=lambda o: (o.bound + o.jokers * joker_value - o.value, -o.value))
-    rows = [
-        [(o.mask, o.jokers, o.value, o.bound, o.flags, o.bound + o.jokers * joker_value - o.value, o) for o in row]
-        for row in by_low
-    ]
-    upper = items.upper
+        keyed = sorted((o.bound + o.jokers * joker_value - o.value, -o.value, k, o) for k, o in enumerate(row))
+        rows.append([(o.mask, o.jokers, o.value, o.bound, o.flags, loss, o) for loss, _, _, o in keyed])
 
     # The bound counts each joker at ``worth``, and ``extra`` more for as many jokers as the
     # anchors still held allow (``cap`` in a search state, see _joker_bound). The options'
@@ -810,17 +812,8 @@ def best_opening(
         return top
 
     def cap_of(ones: int, twos: int) -> int:
+        """How many jokers may still take the most valuable place (copies of anchors held)."""
         return ((ones & anchors).bit_count() + (twos & anchors).bit_count()) * per_option
-
-    # Items that no option starting at item i or later holds: once the search has passed i they
-    # can only stay in hand (dead[i], with i itself when its row is empty). Dropping them at
-    # once shrinks the bound and lets states that differ only by them share their memo entry.
-    dead = [0] * len(rows)
-    later = 0  # the items the rows from i on hold
-    for i in range(len(rows) - 1, -1, -1):
-        for held in rows[i]:
-            later |= held[0]
-        dead[i] = items.ones & ~later
 
     def settle(ones: int, twos: int) -> tuple[int, int, int]:
         """Take out the dead items (from the lowest on, until the lowest is alive): the items
