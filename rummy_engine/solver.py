@@ -196,17 +196,24 @@ def _windows(mode: AceMode) -> tuple[tuple[int, tuple[int, ...]], ...]:
 _Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-@functools.cache
-def _window(suit: Suit, low: int, high: int, zero_jokers: bool, ace: AceOpeningValue) -> _Window:
-    """Faces, codes, card values, joker values and positions of the run on low..high (cached)."""
+def _windows_from(
+    suit: Suit, low: int, highs: Sequence[int], zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[int, _Window], ...]:
+    """Each run from ``low`` to one of ``highs`` (ascending) with its size and window: faces,
+    codes, card values, joker values and positions. The shorter ones are slices of the longest,
+    since a card's value depends only on its place and the low end."""
     faces, values = [], []
-    for i, pos in enumerate(range(low, high + 1)):
+    positions = tuple(range(low, highs[-1] + 1)) if highs else ()
+    for i, pos in enumerate(positions):
         rank = _rank_of(pos)
         faces.append(Face(rank, suit))
         values.append(_card_value(rank, pos == HIGH_ACE or (rank == ACE and i > 0), ace))
-    joker_values = [0] * len(values) if zero_jokers else values
-    positions = tuple(range(low, high + 1))
-    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values), positions
+    jokers = [0] * len(values) if zero_jokers else values
+    line = (tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(jokers))
+    return tuple(
+        (n, (line[0][:n], line[1][:n], line[2][:n], line[3][:n], positions[:n]))
+        for n in (high - low + 1 for high in highs)
+    )
 
 
 def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
@@ -242,11 +249,12 @@ def _run_placements(
     reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
     held = _position_bits(counts)
     near = _position_bits(stand_ins if stand_ins is not None else counts)
-    lines = _suit_windows(rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value)
-    for suit, suit_lines in zip(Suit, lines, strict=True):
+    mode, zero_jokers, ace = rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value
+    for suit in Suit:
         if held[suit].bit_count() < 6:  # two ranks (each stands at three positions)
             continue
         line = held[suit]
+        suit_lines = _suit_windows(suit, mode, zero_jokers, ace)
         # Places a joker may stand in for a held card: near a stand-in (or anywhere).
         free = -1 if stand_ins is None else _spread(near[suit])
         for low, ends in suit_lines:
@@ -297,17 +305,11 @@ def _indexes(mask: int) -> tuple[int, ...]:
 
 @functools.cache
 def _suit_windows(
-    mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
-) -> tuple[tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...], ...]:
-    """Per suit (in Suit order), :func:`_windows` with each span's size and :func:`_window`
-    (cached)."""
-    return tuple(
-        tuple(
-            (low, tuple((high - low + 1, _window(suit, low, high, zero_jokers, ace)) for high in highs))
-            for low, highs in _windows(mode)
-        )
-        for suit in Suit
-    )
+    suit: Suit, mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...]:
+    """:func:`_windows` of one suit with each span's size and window (cached, built the first
+    time a hand holds two cards of the suit)."""
+    return tuple((low, _windows_from(suit, low, highs, zero_jokers, ace)) for low, highs in _windows(mode))
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
