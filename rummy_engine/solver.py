@@ -1141,13 +1141,16 @@ def going_out(
     # Cards that few options can place are checked at every step: once a cover has used up
     # every way to place one of them, it fails there, not after placing all the other cards.
     few = once & ~more  # placed by one to three options
-    holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
-    for opt in options:
-        if opt.mask & few:
-            for i in _bits(opt.mask & few):
-                holders[i].append(opt)
-    rows = [[_place(opt) for opt in row] for row in by_low]
-    scarce = [(1 << i, [_place(opt) for opt in opts]) for i, opts in holders.items()]
+    # Options as the search reads them: mask, jokers, the bit of its table meld (0 for a new
+    # meld), flags, and the option itself.
+    rows = [[(o.mask, o.jokers, 0 if o.table is None else 1 << o.table, o.flags, o) for o in row] for row in by_low]
+    holders: dict[int, list[tuple[int, int, int, int, _Option]]] = {i: [] for i in _bits(few)}
+    for row in rows:
+        for place in row:
+            if place[0] & few:
+                for i in _bits(place[0] & few):
+                    holders[i].append(place)
+    scarce = [(1 << i, places) for i, places in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
     path: list[_Option] = []
 
@@ -1216,12 +1219,6 @@ def going_out(
         if plan is not None:
             return plan
     return None
-
-
-def _place(opt: _Option) -> tuple[int, int, int, int, _Option]:
-    """An option as going out's search reads it: mask, jokers, the bit of its table meld (0 for
-    a new meld), flags, and the option itself."""
-    return (opt.mask, opt.jokers, 0 if opt.table is None else 1 << opt.table, opt.flags, opt)
 
 
 def _item_of(items: _Items, card: Card) -> int:
