@@ -1015,8 +1015,9 @@ def _takes_jokers(meld: Meld, jokers: int, rules: Rules) -> bool:
 def _additions(
     meld: Meld, held: Container[int], max_j: int, rules: Rules
 ) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Groups of faces (as codes) that extend ``meld`` together, with at most ``max_j`` of them
-    not ``held``, each with how many of its faces go below a run (0 for a set)."""
+    """Groups of faces (as codes) that extend ``meld`` together, with at least one of them and
+    at most ``max_j`` of them not ``held``, each with how many of its faces go below a run (0
+    for a set)."""
     if meld.is_set:
         suits = {f.suit for f in meld.stands_for if f.suit is not None}
         rank = meld.rank
@@ -1024,7 +1025,7 @@ def _additions(
         room = 4 - len(meld.cards)
         for size in range(1, room + 1):
             for group in itertools.combinations(missing, size):
-                if sum(c not in held for c in group) <= max_j:
+                if sum(c not in held for c in group) <= min(max_j, size - 1):
                     yield group, 0
         return
     base = _SUIT_INDEX[meld.suit] * 16  # as in _code
@@ -1054,7 +1055,7 @@ def _additions(
                     lacking += 1
                 if lacking > max_j:
                     break
-            if below + above:
+            if below + above > lacking:  # a held face among them
                 yield (*below_codes, *above_codes), below
 
 
