@@ -10,7 +10,8 @@ shots). Times are the process's CPU time (``time.process_time``), not the wall c
 shared two-core machine other processes take the CPU for whole milliseconds, and the wall
 clock would charge those to whichever hand was running.
 
-The openings are also solved, in the same run, by :func:`reference_opening_value`: a small
+The openings are also solved, in the same run, by ``reference_opening_value``
+(``tests/engine/exact_opening.py``, which the tests check the solver against too): a small
 exact dynamic program written for clarity (melds enumerated by face, a memo on the tuple of
 counts). Its answers must equal the solver's (the script says how many differ: it should be
 0), and its times give the solver's figures a yardstick measured on the same machine at the
@@ -23,7 +24,6 @@ whole set once per round.
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 import statistics
 import sys
@@ -33,10 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rummy_engine.cards import ACE, Card, make_deck, parse_faces
+from rummy_engine.cards import Card, make_deck, parse_faces
 from rummy_engine.melds import Meld, make_meld
 from rummy_engine.rules import Rules, Variant
 from rummy_engine.solver import best_opening, going_out
+from tests.engine.exact_opening import reference_opening_value
 
 SEED = 20240551
 RANDOM_HANDS = 240
@@ -98,7 +99,8 @@ def table_for(hand: Sequence[Card], rng: random.Random) -> list[Meld]:
             wanted = [(r, suit) for r in range(start, min(start + length, 14))]
         else:
             rank = rng.randint(1, 13)
-            wanted = [(rank, s) for s in {c.suit for c in free if c.rank == rank}][:3]
+            suits = sorted({c.suit for c in free if c.rank == rank}, key=lambda s: s.index)
+            wanted = [(rank, s) for s in suits][:3]
         picked = []
         for rank, s in wanted:
             card = next(
@@ -129,76 +131,6 @@ REFERENCE: dict[str, tuple[Rules, int]] = {
     "best_opening R51 @51": (R51, 51),
     "best_opening R71 @71": (R71, 71),
 }
-
-
-def reference_opening_value(hand: Sequence[Card], rules: Rules, threshold: int) -> int | None:
-    """The best opening's value by a plain exact dynamic program (default table options, no
-    taken discard, not freed), or None when nothing reaches ``threshold``.
-
-    Melds are listed by face: every run window of a suit holding at most one missing card (a
-    joker fills it, or stands where a held card fits) and every set of 2–4 held suits plus
-    jokers up to 3–4 cards, one joker per meld at most. The hand is a tuple of counts per face;
-    ``best(counts, jokers, flags)`` is memoised and decides the lowest face left: it stays in
-    hand, or it is laid in a meld whose lowest face it is. Flags: 1 = a card stays in hand (the
-    discard), 2 = a natural run, 4 = a natural set (both required in Rummy 71).
-    """
-    faces = sorted({(c.suit.index, c.rank) for c in hand if c.suit is not None})
-    index = {face: i for i, face in enumerate(faces)}
-    start = tuple(sum(1 for c in hand if c.suit and (c.suit.index, c.rank) == f) for f in faces)
-    all_jokers = sum(c.is_joker for c in hand)
-    r71 = rules.variant is Variant.R71
-
-    def value(rank: int, high: bool) -> int:
-        return (11 if high else 1) if rank == ACE else min(rank, 10)
-
-    melds: list[list[tuple[tuple[int, ...], int, int, int]]] = [[] for _ in faces]
-    for suit in range(4):
-        for low in range(1, 13):
-            for high in range(low + 2, min(low + 12, 14) + 1):  # 13 cards, one Ace at most
-                places = [(suit, (p - 1) % 13 + 1) for p in range(low, high + 1)]
-                missing = [k for k, f in enumerate(places) if f not in index]
-                if len(missing) > min(1, all_jokers):
-                    break
-                worth = [
-                    value(r, p == 14 or (r == ACE and k > 0))
-                    for k, ((_, r), p) in enumerate(zip(places, range(low, high + 1), strict=True))
-                ]
-                choices = [tuple(missing)] if missing else [()]
-                if not missing and all_jokers:
-                    choices += [(k,) for k in range(len(places))]
-                for at in choices:
-                    used = tuple(index[f] for k, f in enumerate(places) if k not in at)
-                    total = sum(w for k, w in enumerate(worth) if not (r71 and k in at))
-                    melds[min(used)].append((used, len(at), total, 0 if at else 2))
-    for rank in range(1, 14):
-        held = [index[(s, rank)] for s in range(4) if (s, rank) in index]
-        for size in (2, 3, 4):
-            for chosen in itertools.combinations(held, size):
-                for jokers in range(min(1, all_jokers) + 1):
-                    if 3 <= size + jokers <= 4:
-                        total = value(rank, True) * (size if r71 else size + jokers)
-                        melds[min(chosen)].append((chosen, jokers, total, 0 if jokers else 4))
-    needs = 7 if r71 else 1
-
-    @functools.cache
-    def best(counts: tuple[int, ...], jokers: int, flags: int) -> float:
-        low = next((i for i, n in enumerate(counts) if n), None)
-        if low is None:
-            return 0 if (flags | (1 if jokers else 0)) & needs == needs else float("-inf")
-        kept = list(counts)
-        kept[low] = 0
-        answer = best(tuple(kept), jokers, flags | 1)
-        for used, joker_count, total, flag in melds[low]:
-            if joker_count > jokers or any(counts[i] == 0 for i in used):
-                continue
-            rest = list(counts)
-            for i in used:
-                rest[i] -= 1
-            answer = max(answer, total + best(tuple(rest), jokers - joker_count, flags | flag))
-        return answer
-
-    found = best(start, all_jokers, 0)
-    return int(found) if found >= threshold else None
 
 
 def _reference_task(hand: list[Card], table: list[Meld], *, rules: Rules, threshold: int) -> object:

@@ -16,20 +16,27 @@ How the search works, and why it is fast enough in pure Python:
 * Both searches always decide the *lowest* remaining item first (cover it with a meld whose lowest
   item it is, or leave it in hand), which enumerates every disjoint choice exactly once, and they
   memoise on the remaining multiset. The opening search is a branch-and-bound on top of that:
-  the value of what is still in hand bounds what can still be gained, and a state that could not
-  beat a target is remembered with that upper bound. Its options are tried least-loss-against-
-  the-bound first, so a best opening is found early and, when it reaches the bound, at once.
+  the value of what is still in hand bounds what can still be gained (jokers counted at the best
+  place they can still take, :func:`_joker_bound`), and a state that could not beat a target is
+  remembered with that upper bound. Its options are tried least-loss-against-the-bound first, so
+  a best opening is found early and, when it reaches the bound, at once; the first option whose
+  loss cannot reach ends the row. Items that no option still to come can take are dropped from
+  the state (they stay in hand), so states that differ only by them are one. The bound only
+  prunes: the answer, ties included, is the first best option in that order either way.
 * Options that can never be part of the answer are not generated: a run whose joker stands in
   for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
-  of natural cards that make runs of their own. Going out also fails a cover as soon as a card
-  that few options place has none left.
+  of natural cards that make runs of their own. Going out gives up before searching when two
+  cards fit no option, and fails a cover as soon as a card that few options place has none left.
+* The inner loops use ints (face codes, item bits, position bits of a suit) and tuples; faces,
+  cards and melds are only built for the answer. ``benchmarks/bench_solver.py`` times all this.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Container, Iterator, Sequence
+import operator
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -64,6 +71,9 @@ __all__ = [
 
 HIGH_ACE = 14
 _NEG = -(10**9)
+# Up to this many options the opening search is small and the plain joker bound is cheaper than
+# the finer one (random 16-card hands have 15 options typically; dense bands 30 to 300).
+_FEW_OPTIONS = 24
 
 # Flags a set of melds may earn; the searches carry them as a bitmask.
 _NAT_RUN = 1  # a natural run that does not hold the taken card
@@ -145,6 +155,17 @@ def _jokers_ok(naturals: int, jokers: int, rules: Rules) -> bool:
     )
 
 
+@functools.cache
+def _jokers_table(limit: JokerLimit, max_j: int) -> tuple[bool, ...]:
+    """:func:`_jokers_ok` for every count of naturals (0 .. MAX_RUN) and of jokers (0 .. max_j,
+    within the rules' maximum), entry ``naturals * (max_j + 1) + jokers`` (cached)."""
+    return tuple(
+        n >= 2 and not (limit is JokerLimit.UNLIMITED_IF_NATURALS_GT_JOKERS and j and j >= n)
+        for n in range(MAX_RUN + 1)
+        for j in range(max_j + 1)
+    )
+
+
 def _card_value(rank: int, high: bool, mode: AceOpeningValue) -> int:
     """Opening value of one card (values.py's table), so shapes can be scored without a Meld."""
     if rank != ACE:
@@ -175,17 +196,24 @@ def _windows(mode: AceMode) -> tuple[tuple[int, tuple[int, ...]], ...]:
 _Window = tuple[tuple[Face, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-@functools.cache
-def _window(suit: Suit, low: int, high: int, zero_jokers: bool, ace: AceOpeningValue) -> _Window:
-    """Faces, codes, card values, joker values and positions of the run on low..high (cached)."""
+def _windows_from(
+    suit: Suit, low: int, highs: Sequence[int], zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[int, _Window], ...]:
+    """Each run from ``low`` to one of ``highs`` (ascending) with its size and window: faces,
+    codes, card values, joker values and positions. The shorter ones are slices of the longest,
+    since a card's value depends only on its place and the low end."""
     faces, values = [], []
-    for i, pos in enumerate(range(low, high + 1)):
+    positions = tuple(range(low, highs[-1] + 1)) if highs else ()
+    for i, pos in enumerate(positions):
         rank = _rank_of(pos)
         faces.append(Face(rank, suit))
         values.append(_card_value(rank, pos == HIGH_ACE or (rank == ACE and i > 0), ace))
-    joker_values = [0] * len(values) if zero_jokers else values
-    positions = tuple(range(low, high + 1))
-    return tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(joker_values), positions
+    jokers = [0] * len(values) if zero_jokers else values
+    line = (tuple(faces), tuple(_code(f) for f in faces), tuple(values), tuple(jokers))
+    return tuple(
+        (n, (line[0][:n], line[1][:n], line[2][:n], line[3][:n], positions[:n]))
+        for n in (high - low + 1 for high in highs)
+    )
 
 
 def _run_shape(window: _Window, joker_at: Sequence[int]) -> _Shape:
@@ -207,63 +235,81 @@ def _run_placements(
     counts: dict[Face, int],
     jokers: int,
     rules: Rules,
-    stand_ins: Container[Face] | None = None,
+    stand_ins: Iterable[Face] | None = None,
 ) -> Iterator[tuple[_Window, tuple[int, ...]]]:
     """Every run the held faces plus ``jokers`` can form: a window and the indexes of its jokers.
 
     A joker may also stand where a held card fits, since that card may be worth more elsewhere;
-    with ``stand_ins`` given, only where that card is one of them or lies within one place of
-    an end of the run (:func:`_stand_ins` says why the others are pointless in an opening).
+    with ``stand_ins`` given, only where that card lies within one place of an end of the run or
+    within two places of one of them (:func:`_stand_ins` says why the others are pointless in
+    an opening). Held ranks are bits over positions, so a window's gaps are a mask and shift.
     """
     max_j = min(_max_jokers(rules), jokers)
-    zero_jokers = rules.variant is Variant.R71
-    ace = rules.options.ace_opening_value
-    windows = _windows(rules.ace_mode)
+    ok = _jokers_table(rules.options.max_jokers_per_meld, max_j)
     reach = (1 << (max_j + 1)) - 1  # a low end whose first max_j + 1 places are all missing...
-    ranks: dict[Suit, set[int]] = {}
-    for face in counts:
-        assert face.suit is not None
-        ranks.setdefault(face.suit, set()).add(face.rank)
+    held = _position_bits(counts)
+    near = _position_bits(stand_ins if stand_ins is not None else counts)
+    mode, zero_jokers, ace = rules.ace_mode, rules.variant is Variant.R71, rules.options.ace_opening_value
     for suit in Suit:
-        if len(ranks.get(suit, ())) < 2:
+        if held[suit].bit_count() < 6:  # two ranks (each stands at three positions)
             continue
-        held = 0  # positions (as bits) whose rank is held; positions run up to 26 in wrap mode
-        for rank in ranks[suit]:
-            held |= (1 << rank) | (1 << (rank + 13)) | (1 << (rank + 26))
-        held >>= 1  # bit p + 12 stands for position p (-12 .. 26), whose rank is (p - 1) % 13 + 1
-        for low, highs in windows:
-            if not held >> (low + 12) & reach:
+        line = held[suit]
+        suit_lines = _suit_windows(suit, mode, zero_jokers, ace)
+        # Places a joker may stand in for a held card: near a stand-in (or anywhere).
+        free = -1 if stand_ins is None else _spread(near[suit])
+        for low, ends in suit_lines:
+            inside = line >> (low + 12)
+            if not inside & reach:
                 continue  # ...starts no run at all
-            for high in highs:
-                span = ((1 << (high - low + 1)) - 1) << (low + 12)
-                missing = (span & ~held).bit_count()
+            around = free >> (low + 12)
+            for size, window in ends:
+                mask = (1 << size) - 1
+                gaps = ~inside & mask
+                missing = gaps.bit_count()
                 if missing > max_j:
                     break  # longer windows from the same low end only miss more
-                size = high - low + 1
-                window = _window(suit, low, high, zero_jokers, ace)
-                if missing == 0 and _jokers_ok(size, 0, rules):
+                if missing == 0 and ok[size * (max_j + 1)]:
                     yield window, ()
                 if max_j == 0:
                     continue
-                gaps = tuple(k for k in range(size) if not held >> (low + k + 12) & 1)
-                present = [
-                    k
-                    for k in range(size)
-                    if held >> (low + k + 12) & 1
-                    and (stand_ins is None or _may_stand_in(window[0], k, stand_ins))
-                ]
+                holes = _indexes(gaps)
+                present = _indexes(inside & mask & (around | 3 | 3 << (size - 2)))
                 for extra in range(max(1 - missing, 0), max_j - missing + 1):
-                    if not _jokers_ok(size - missing - extra, missing + extra, rules):
+                    if not ok[(size - missing - extra) * (max_j + 1) + missing + extra]:
                         continue
                     for swapped in itertools.combinations(present, extra):
-                        yield window, gaps + swapped
+                        yield window, holes + swapped
 
 
-def _may_stand_in(line: Sequence[Face], k: int, stand_ins: Container[Face]) -> bool:
-    """Whether a joker may stand at ``line[k]`` (a held card) under :func:`_stand_ins`' rule:
-    another meld can reach that card only from beyond the line's end through at most one
-    joker, or through a card near it that is held twice (or a set of its rank)."""
-    return k <= 1 or k >= len(line) - 2 or any(f in stand_ins for f in line[max(0, k - 2) : k + 3])
+def _position_bits(faces: Iterable[Face]) -> dict[Suit, int]:
+    """Per suit, the positions (bit p + 12 for position p, -12 .. 26) whose rank is in
+    ``faces``: a rank stands at p, p - 13 and p + 13, which covers every Ace mode."""
+    bits = dict.fromkeys(Suit, 0)
+    for face in faces:
+        assert face.suit is not None
+        rank = face.rank
+        bits[face.suit] |= (1 << (rank - 1)) | (1 << (rank + 12)) | (1 << (rank + 25))
+    return bits
+
+
+def _spread(bits: int) -> int:
+    """Positions within two places of one in ``bits``."""
+    return bits | bits << 1 | bits << 2 | bits >> 1 | bits >> 2
+
+
+@functools.cache
+def _indexes(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask``, lowest first (cached: masks here span one run window)."""
+    return tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
+
+
+@functools.cache
+def _suit_windows(
+    suit: Suit, mode: AceMode, zero_jokers: bool, ace: AceOpeningValue
+) -> tuple[tuple[int, tuple[tuple[int, _Window], ...]], ...]:
+    """:func:`_windows` of one suit with each span's size and window (cached, built the first
+    time a hand holds two cards of the suit)."""
+    return tuple((low, _windows_from(suit, low, highs, zero_jokers, ace)) for low, highs in _windows(mode))
 
 
 def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
@@ -278,7 +324,7 @@ def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
     through a run that holds it and another natural card: at most two places away (one joker
     between), so beyond the first run's end if the card is within one place of it, or a second
     copy of itself or of a card at most two places away. These faces (held twice, or whose rank
-    is held in another suit) are returned; :func:`_may_stand_in` applies the rule. Leaving the
+    is held in another suit) are returned; :func:`_run_placements` applies the rule. Leaving the
     other placements out spares the search from proving, state by state, that they never win.
     """
     if _max_jokers(rules) != 1 or rules.ace_mode is AceMode.WRAP:
@@ -289,22 +335,34 @@ def _stand_ins(counts: dict[Face, int], rules: Rules) -> set[Face] | None:
     return {f for f, n in counts.items() if n > 1 or suits[f.rank] > 1}
 
 
-def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
-    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form."""
+def _set_groups(
+    counts: dict[Face, int], jokers: int, rules: Rules
+) -> Iterator[tuple[tuple[Face, ...], int, int]]:
+    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form: its held
+    faces (by rank, then suit), how many jokers complete it, and its opening value."""
     max_j = min(_max_jokers(rules), jokers)
+    ok = _jokers_table(rules.options.max_jokers_per_meld, max_j)
     zero_jokers = rules.variant is Variant.R71
     by_rank: dict[int, list[Face]] = {}
-    for face in sorted(counts, key=lambda f: (f.rank, f.suit.index if f.suit else 4)):
+    for face in counts:
         by_rank.setdefault(face.rank, []).append(face)
-    for rank, faces in by_rank.items():
+    for rank in sorted(by_rank):
+        faces = by_rank[rank]
+        if len(faces) < 2:
+            continue
+        faces.sort(key=lambda f: _SUIT_INDEX[f.suit])
         card = _card_value(rank, True, rules.options.ace_opening_value)
         for size in range(2, min(4, len(faces)) + 1):
-            for chosen in itertools.combinations(faces, size):
-                for j in range(max_j + 1):
-                    if not 3 <= size + j <= 4 or not _jokers_ok(size, j, rules):
-                        continue
-                    value = card * (size if zero_jokers else size + j)
-                    yield _shape(MeldKind.SET, (*chosen, *([None] * j)), value)
+            fills = [j for j in range(max_j + 1) if 3 <= size + j <= 4 and ok[size * (max_j + 1) + j]]
+            for chosen in itertools.combinations(faces, size) if fills else ():
+                for j in fills:
+                    yield chosen, j, card * (size if zero_jokers else size + j)
+
+
+def _set_shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> Iterator[_Shape]:
+    """Every set of 3 or 4 different suits the held faces plus ``jokers`` can form."""
+    for chosen, j, value in _set_groups(counts, jokers, rules):
+        yield _shape(MeldKind.SET, (*chosen, *([None] * j)), value)
 
 
 def _shapes(counts: dict[Face, int], jokers: int, rules: Rules) -> list[_Shape]:
@@ -340,9 +398,9 @@ _SUIT_INDEX: dict[Suit | None, int] = {suit: suit.index for suit in Suit}
 
 def _build(shape: _Shape, naturals: Sequence[Card], jokers: Sequence[Card], rules: Rules) -> Meld:
     """The Meld for ``shape`` made of the given physical cards (jokers placed as in the shape)."""
-    by_face = {c.face: c for c in naturals}
+    by_face = {(c.rank, c.suit): c for c in naturals}  # tuples hash faster than faces
     spare = iter(jokers)
-    cards = [by_face[f] if f is not None else next(spare) for f in shape.slots]
+    cards = [by_face[f.rank, f.suit] if f is not None else next(spare) for f in shape.slots]
     return make_meld(cards, rules)
 
 
@@ -392,33 +450,34 @@ class _Items:
         self.taken_joker = taken is not None and taken.is_joker
         self.faces: list[Face] = []
         self.cards: list[list[Card]] = []
-        self.index: dict[Face, int] = {}  # face -> item of the copies other than the taken card
+        # Faces as codes (_code): the bit of the item of the copies other than the taken card.
+        self.bit: dict[int, int] = {}
+        self.face_of: dict[int, Face] = {}  # the held faces by code
         self.taken_item = -1
+        self.taken_code = -1
+        ace = rules.options.ace_opening_value
+        self.upper: list[int] = []  # each item's opening value at most (an Ace counted high)
         for card in cards:
             if not card.rank:  # a joker
                 continue
-            face = card.face
+            code = _SUIT_INDEX[card.suit] * 16 + card.rank
             if taken is not None and card == taken:
-                self.taken_item = len(self.faces)
-                self.faces.append(face)
-                self.cards.append([card])
+                self.taken_item, self.taken_code = len(self.faces), code
+            elif code in self.bit:
+                self.cards[self.bit[code].bit_length() - 1].append(card)
                 continue
-            i = self.index.get(face)
-            if i is None:
-                self.index[face] = len(self.faces)
-                self.faces.append(face)
-                self.cards.append([card])
             else:
-                self.cards[i].append(card)
-        self.ones = 0
+                self.bit[code] = 1 << len(self.faces)
+            face = card.face
+            self.face_of[code] = face
+            self.faces.append(face)
+            self.cards.append([card])
+            self.upper.append(_card_value(card.rank, True, ace))
+        self.ones = (1 << len(self.cards)) - 1
         self.twos = 0
         for i, held in enumerate(self.cards):
-            self.ones |= 1 << i
             if len(held) == 2:
                 self.twos |= 1 << i
-        self.bit = {_code(face): 1 << i for face, i in self.index.items()}
-        self.taken_code = _code(self.faces[self.taken_item]) if self.taken_item >= 0 else -1
-        self.upper = [_card_value(f.rank, True, rules.options.ace_opening_value) for f in self.faces]
 
     def masks(self, codes: Sequence[int]) -> list[int]:
         """Item masks that can supply the faces ``codes`` (two if the taken card has a twin)."""
@@ -446,7 +505,7 @@ class _Items:
         counts: dict[Face, int],
         jokers: int,
         needs: int,
-        stand_ins: Container[Face] | None = None,
+        stand_ins: Iterable[Face] | None = None,
     ) -> list[_Option]:
         """Item-level options for new melds; per (items, jokers) only the best placement stays.
 
@@ -481,30 +540,52 @@ class _Items:
                 bound = sum(upper[i] for i in _bits(mask))
             best[key] = _Option(mask, used, value, bound, flags & needs, kind, faces, run)
 
+        # A run without the taken card's face: one mask, scored from its window with ints; its
+        # flags depend only on whether it holds a joker.
+        run_flags = (
+            (_MELD | _RUN | _NAT_RUN) & needs,
+            (_MELD | _RUN | (_TAKEN if self.taken_joker else 0)) & needs,
+        )
         last: _Window | None = None
+        plain = False
         bits: list[int] = []
         ups: list[int] = []
         full = total = top = 0
         for window, at in _run_placements(counts, jokers, self.rules, stand_ins):
-            _, codes, values, joker_values, _ = window
-            if self.taken_code in codes:
+            if window is not last:
+                _, codes, values, joker_values, places = window
+                plain = self.taken_code not in codes
+                if last is not None and last[4][0] == places[0] and len(places) == len(bits) + 1:
+                    # The previous window one place longer: only its new last card to add.
+                    b = bit.get(codes[-1], 0)
+                    bits.append(b)
+                    ups.append(upper[b.bit_length() - 1] if b else 0)
+                    full, total, top = full + b, total + values[-1], top + ups[-1]
+                else:
+                    bits = [bit.get(c, 0) for c in codes]
+                    ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
+                    full, total, top = sum(bits), sum(values), sum(ups)
+                last = window
+            if not plain:
                 shape = _run_shape(window, at)
                 for mask in self.masks(shape.codes):
                     add(mask, len(at), shape.value, MeldKind.RUN, (), (window, at))
                 continue
-            if window is not last:
-                last, bits = window, [bit.get(c, 0) for c in codes]
-                ups = [upper[b.bit_length() - 1] if b else 0 for b in bits]
-                full, total, top = sum(bits), sum(values), sum(ups)
             mask, value, bound = full, total, top
             for k in at:
                 mask &= ~bits[k]
                 value += joker_values[k] - values[k]
                 bound -= ups[k]
-            add(mask, len(at), value, MeldKind.RUN, (), (window, at), bound)
-        for shape in _set_shapes(counts, jokers, self.rules):
-            for mask in self.masks(shape.codes):
-                add(mask, shape.jokers, shape.value, MeldKind.SET, shape.slots)
+            key = (mask, len(at))
+            old = best.get(key)
+            if old is None:
+                best[key] = _Option(mask, key[1], value, bound, run_flags[bool(at)], MeldKind.RUN, (), (window, at))
+            elif value > old.value:
+                best[key] = _Option(mask, key[1], value, old.bound, old.flags, MeldKind.RUN, (), (window, at))
+        for chosen, j, value in _set_groups(counts, jokers, self.rules):
+            slots = (*chosen, *([None] * j))
+            for mask in self.masks([_code(f) for f in chosen]):
+                add(mask, j, value, MeldKind.SET, slots)
         return list(best.values())
 
     def by_low(self, options: Sequence[_Option], ordered: bool = True) -> list[list[_Option]]:
@@ -514,9 +595,12 @@ class _Items:
         for opt in options:
             if opt.mask:
                 table[(opt.mask & -opt.mask).bit_length() - 1].append(opt)
-        if ordered:
+        if ordered:  # by value, then cards placed, then jokers, all descending
             for row in table:
-                row.sort(key=lambda o: (-o.value, -o.mask.bit_count(), -o.jokers))
+                if len(row) > 1:  # stable sorts, last key first (C-level keys but one)
+                    row.sort(key=_JOKERS, reverse=True)
+                    row.sort(key=_placed, reverse=True)
+                    row.sort(key=_VALUE, reverse=True)
         return table
 
     def realise(self, chosen: Sequence[_Option]) -> tuple[list[Meld], list[tuple[int, tuple[Card, ...]]]]:
@@ -541,6 +625,15 @@ class _Items:
         return melds, layoffs
 
 
+_VALUE = operator.attrgetter("value")
+_JOKERS = operator.attrgetter("jokers")
+
+
+def _placed(opt: _Option) -> int:
+    """How many items an option places (a sort key)."""
+    return opt.mask.bit_count()
+
+
 def _run_meld(
     run: tuple[_Window, tuple[int, ...]], naturals: Sequence[Card], jokers: Sequence[Card]
 ) -> Meld:
@@ -548,9 +641,9 @@ def _run_meld(
     build from these cards in this order (outside ``wrap`` mode, where a position is unique),
     without checking again what the window already guarantees."""
     (faces, _, _, _, positions), at = run
-    by_face = {c.face: c for c in naturals}
+    by_rank = {c.rank: c for c in naturals}  # one suit, each rank once
     spare = iter(jokers)
-    cards = tuple(next(spare) if k in at else by_face[f] for k, f in enumerate(faces))
+    cards = tuple(next(spare) if k in at else by_rank[f.rank] for k, f in enumerate(faces))
     return Meld(MeldKind.RUN, cards, faces, positions)
 
 
@@ -572,6 +665,52 @@ def _items_value(items: _Items, ones: int, twos: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 # Best opening
+
+
+def _joker_bound(options: Sequence[_Option], rules: Rules) -> tuple[int, int, int, int]:
+    """What jokers can add to an opening at most, finer than "each as much as an Ace".
+
+    Returns ``(low, extra, anchors, per_option)``: every joker is worth at most ``low``, except
+    those in the options where a joker reaches the most valuable place of all (``low + extra``:
+    a high Ace, in a run or a set of Aces). Every such option holds one of the ``anchors``
+    items, so no more of them can be laid together than copies of the anchors are held, each
+    with ``per_option`` such jokers at most. In a whole suit with jokers, where only ``Q K JK``
+    puts a joker on the high Ace, this caps the jokers at 11 + 10 + 10, not 3 × 11, which is
+    what lets the search prove a best opening without trying every arrangement.
+    """
+    if rules.variant is Variant.R71:
+        return 0, 0, 0, 0  # jokers count nothing in an R71 opening
+    # Per option with jokers: its mask, its most valuable joker place, how many of its jokers
+    # stand there, and the best of its other places (0 if none).
+    slots: list[tuple[int, int, int, int]] = []
+    for opt in options:
+        if not opt.jokers:
+            continue
+        if opt.run is None:  # a set: each of its cards is worth the same
+            slots.append((opt.mask, opt.value // len(opt.faces), opt.jokers, 0))
+            continue
+        window, at = opt.run
+        if len(at) == 1:  # most of them
+            slots.append((opt.mask, window[3][at[0]], 1, 0))
+            continue
+        values = [window[3][k] for k in at]
+        high = max(values)
+        slots.append((opt.mask, high, values.count(high), max((v for v in values if v < high), default=0)))
+    top = max([high for _, high, _, _ in slots], default=0)
+    low = max([high if high < top else other for _, high, _, other in slots], default=0) or top
+    tops = [(mask, n) for mask, high, n, _ in slots if high == top] if low < top else []
+    per_option = max((n for _, n in tops), default=0)
+    anchors = 0
+    masks = [mask for mask, _ in tops]
+    while masks:  # greedily, the item most of the remaining options hold
+        held: dict[int, int] = {}
+        for mask in masks:
+            for i in _bits(mask):
+                held[i] = held.get(i, 0) + 1
+        pick = 1 << max(held, key=lambda i: (held[i], -i))
+        anchors |= pick
+        masks = [mask for mask in masks if not mask & pick]
+    return low, top - low, anchors, per_option
 
 
 def _opening_needs(rules: Rules, freed: bool, taken: Card | None, threshold: int) -> int:
@@ -626,35 +765,78 @@ def best_opening(
     by_low = items.by_low(options, ordered=False)
     ace = _card_value(ACE, True, rules.options.ace_opening_value)
     joker_value = 0 if rules.variant is Variant.R71 else max(10, ace)
-    # Something must stay in hand, so until something has, the bound loses the cheapest card.
-    cheapest = min((items.upper[i] for i in _bits(ones)), default=0)
-    # Flags the options whose lowest item is i or later can still earn (a state needing more
-    # than that cannot succeed).
-    reachable = [0] * (len(by_low) + 1)
+    # Walking the rows from the last one, per row i: least[i], the cheapest item from i on (until
+    # a card stays in hand, the bound loses the cheapest card a state at i still holds);
+    # reachable[i], the flags the options from row i on can earn (a state needing more cannot
+    # succeed); dead[i], the items no option from row i on holds: once the search has passed i
+    # they can only stay in hand (with i itself when its row is empty), so they are dropped at
+    # once, which shrinks the bound and makes states that differ only by them one.
+    upper = items.upper
+    least, reachable, dead = [0] * len(by_low), [0] * (len(by_low) + 1), [0] * len(by_low)
+    cheapest = later = 0
     for i in range(len(by_low) - 1, -1, -1):
-        reachable[i] = reachable[i + 1]
+        if ones >> i & 1 and (not cheapest or upper[i] < cheapest):
+            cheapest = upper[i]
+        least[i] = cheapest
+        earned = reachable[i + 1]
         for opt in by_low[i]:
-            reachable[i] |= opt.flags
+            earned |= opt.flags
+            later |= opt.mask
+        reachable[i] = earned
+        dead[i] = items.ones & ~later
     memo: dict[tuple[int, int, int, int], tuple[int, bool, _Option | None]] = {}
 
     # Options that lose least against the bound come first (then the most valuable): a best
     # opening found early makes the bound prune the rest, and when the bound is reached
     # exactly, a lossless path reaches it at once.
+    # (Sorted as plain tuples: the row index k keeps equal keys in their order, as a stable sort.)
+    rows = []
     for row in by_low:
-        row.sort(key=lambda o: (o.bound + o.jokers * joker_value - o.value, -o.value))
-    rows = [[(o.mask, o.jokers, o.value, o.bound, o.flags, o) for o in row] for row in by_low]
-    upper = items.upper
+        keyed = sorted((o.bound + o.jokers * joker_value - o.value, -o.value, k, o) for k, o in enumerate(row))
+        rows.append([(o.mask, o.jokers, o.value, o.bound, o.flags, loss, o) for loss, _, _, o in keyed])
 
+    # The bound counts each joker at ``worth``, and ``extra`` more for as many jokers as the
+    # anchors still held allow (``cap`` in a search state, see _joker_bound). The options'
+    # order above uses the plain joker_value, so the answer does not depend on this bound.
+    # With few options the search is small and the plain bound is cheaper than working it out.
+    worth, extra, anchors, per_option = (
+        _joker_bound(options, rules) if len(options) > _FEW_OPTIONS else (joker_value, 0, 0, 0)
+    )
     # Until a card stays in hand, the bound loses the cheapest card (or a joker, if cheaper).
-    unkept = min(cheapest, joker_value)
+    unkept = min(cheapest, worth)
 
-    def ceiling(rest: int, jokers: int, flags: int) -> int:
+    def ceiling(rest: int, jokers: int, flags: int, cap: int) -> int:
         """What can still be gained at most: every card held, less one if none is left yet.
-        (Written out again in search's loop, where a call per option costs too much.)"""
-        top = rest + jokers * joker_value
+        (Written out again in search, where a call per option costs too much.)"""
+        top = rest + jokers * worth + min(jokers, cap) * extra
         if not flags & _LEFT:
             top -= unkept if jokers else cheapest
         return top
+
+    def cap_of(ones: int, twos: int) -> int:
+        """How many jokers may still take the most valuable place (copies of anchors held)."""
+        return ((ones & anchors).bit_count() + (twos & anchors).bit_count()) * per_option
+
+    def settle(ones: int, twos: int) -> tuple[int, int, int]:
+        """Take out the dead items (from the lowest on, until the lowest is alive): the items
+        left and the upper value of those taken out."""
+        lost = 0
+        while ones:
+            gone = ones & dead[(ones & -ones).bit_length() - 1]
+            if not gone:
+                break
+            ones &= ~gone
+            while gone:
+                bit = gone & -gone
+                lost += upper[bit.bit_length() - 1] * (2 if twos & bit else 1)
+                twos &= ~bit
+                gone ^= bit
+        return ones, twos, lost
+
+    def finish(jokers: int, flags: int) -> int:
+        """Every card is placed or kept: 0 if the flags earned (a kept joker keeps a card)
+        are the ones needed, else a failure."""
+        return 0 if (flags | (_LEFT if jokers else 0)) & needs == needs else _NEG
 
     def search(ones: int, twos: int, jokers: int, flags: int, rest: int, need: int) -> int:
         """Best value still to gain from here if it is >= need, else an upper bound below need.
@@ -662,18 +844,17 @@ def best_opening(
         ``rest`` is the upper value of the items still held (the bound's natural part). Children
         whose ceiling cannot reach their target are not entered.
         """
-        while ones:
+        if not ones:
+            return finish(jokers, flags)
+        low = ones & -ones
+        item = low.bit_length() - 1
+        if ones & dead[item]:
+            ones, twos, lost = settle(ones, twos)
+            rest, flags = rest - lost, flags | _LEFT
+            if not ones:
+                return finish(jokers, flags)
             low = ones & -ones
             item = low.bit_length() - 1
-            if rows[item]:
-                break
-            # No meld starts here: the card stays in hand, there is nothing to choose.
-            rest -= upper[item] * (2 if twos & low else 1)
-            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
-        else:
-            if jokers:
-                flags |= _LEFT
-            return 0 if flags & needs == needs else _NEG
         if needs & ~(flags | reachable[item] | _LEFT):
             return _NEG
         key = (ones, twos, jokers, flags)
@@ -681,14 +862,23 @@ def best_opening(
         if seen is not None and (seen[1] or seen[0] < need):
             return seen[0]
         best, bound, choice = _NEG, _NEG, None
-        for mask, used, value, drop, earned, opt in rows[item]:
+        top_all = rest + jokers * joker_value  # the plain ceiling before an option's loss
+        cap = cap_of(ones, twos) if anchors else 0
+        keep = least[item]  # the cheapest card that can still stay in hand (or a joker)
+        keep_joker = keep if keep < worth else worth
+        for mask, used, value, drop, earned, loss, opt in rows[item]:
             if mask & ones != mask or used > jokers:
                 continue
-            target = (need if need > best else best + 1) - value
+            wanted = need if need > best else best + 1
+            if top_all - loss < wanted:
+                # Rows are sorted by loss: no option from here on can reach.
+                bound = max(bound, top_all - loss)
+                break
+            target = wanted - value
             left = jokers - used
-            top = rest - drop + left * joker_value
+            top = rest - drop + left * worth + (left if left < cap else cap) * extra
             if not (flags | earned) & _LEFT:
-                top -= unkept if left else cheapest
+                top -= keep_joker if left else keep
             if top < target:
                 got = top
             else:
@@ -706,7 +896,7 @@ def best_opening(
                 bound = got + value
         target = need if need > best else best + 1
         drop = upper[item] * (2 if twos & low else 1)
-        top = ceiling(rest - drop, jokers, flags | _LEFT)
+        top = rest - drop + jokers * worth + (jokers if jokers < cap else cap) * extra  # ceiling()
         got = top if top < target else search(ones & ~low, twos & ~low, jokers, flags | _LEFT, rest - drop, target)
         if got >= target:
             best, choice = got, None
@@ -721,15 +911,15 @@ def best_opening(
     rest = _items_value(items, ones, twos)
     need = 0 if freed else threshold
     jokers = len(items.jokers)
-    top = ceiling(rest, jokers, flags)
+    top = ceiling(rest, jokers, flags, cap_of(ones, twos))
     value = top if top < need else search(ones, twos, jokers, flags, rest, need)
     if value < need:
         return None
     chosen: list[_Option] = []
     while ones:
-        low = ones & -ones
-        if not rows[low.bit_length() - 1]:
-            ones, twos, flags = ones & ~low, twos & ~low, flags | _LEFT
+        if ones & dead[(ones & -ones).bit_length() - 1]:
+            ones, twos, _ = settle(ones, twos)
+            flags |= _LEFT
             continue
         entry = memo.get((ones, twos, jokers, flags))
         assert entry is not None and entry[1]
@@ -755,88 +945,118 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
 
     Only additions whose natural cards are held are generated; jokers fill the other places, or
     stand in for held cards (which may be needed elsewhere), within the table's joker limit.
+    Faces are handled as codes (:func:`_code`) and items as bits until an option is kept.
     """
     options: list[_Option] = []
     joker_room: list[int] = []
-    held = set(items.index) | ({items.faces[items.taken_item]} if items.taken_item >= 0 else set())
+    held, bit_of, taken_code = items.face_of, items.bit, items.taken_code
+    limit = min(_max_jokers(rules), MAX_RUN)
+    table_ok = _jokers_table(rules.options.max_jokers_per_meld, limit)
+
+    def ok(naturals: int, jokers: int) -> bool:  # _jokers_ok, from the table
+        return jokers <= limit and table_ok[min(naturals, MAX_RUN) * (limit + 1) + jokers]
+
+    most = min(limit, len(items.jokers))
     for t, meld in enumerate(table):
-        naturals = sum(not c.is_joker for c in meld.cards)
-        on_meld = meld.jokers
-        max_j = 0
-        for j in range(1, min(_max_jokers(rules), len(items.jokers)) + 1):
-            if _jokers_ok(naturals + 1, on_meld + j, rules):
-                max_j = j
-        room = 0
-        for j in range(1, max_j + 1):
-            if _jokers_ok(naturals, on_meld + j, rules) and can_extend(meld, items.jokers[:j], rules):
-                room = j
+        on_meld = sum(c.rank == 0 for c in meld.cards)
+        naturals = len(meld.cards) - on_meld
+        max_j = most
+        while max_j and not ok(naturals + 1, on_meld + max_j):
+            max_j -= 1
+        room = max_j
+        while room and not (ok(naturals, on_meld + room) and _takes_jokers(meld, room, rules)):
+            room -= 1
         joker_room.append(room)
+        is_run = meld.kind is MeldKind.RUN
         seen: set[tuple[int, int]] = set()
-        for faces, below in _additions(meld, held, max_j, rules):
-            missing = [k for k, f in enumerate(faces) if f not in held]
-            present = [k for k, f in enumerate(faces) if f in held]
+        for codes, below in _additions(meld, held, max_j, rules):
+            bits = [bit_of.get(c, 0) for c in codes]
+            missing = [k for k, c in enumerate(codes) if c not in held]
+            present = [k for k, c in enumerate(codes) if c in held]
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
-            own_runs = meld.is_run and all(n == 0 or n >= 3 for n in (below, len(faces) - below))
+            above = len(codes) - below
+            own_runs = is_run and (below == 0 or below >= 3) and (above == 0 or above >= 3)
             for extra in range(max_j - len(missing) + 1):
+                used = len(missing) + extra
+                if (own_runs and not used) or used == len(codes) or not ok(naturals + len(codes) - used, on_meld + used):
+                    continue
                 for swapped in itertools.combinations(present, extra):
-                    at = set(missing).union(swapped)
-                    if own_runs and not at:
-                        continue
-                    added = [f for k, f in enumerate(faces) if k not in at]
-                    if not added or not _jokers_ok(naturals + len(added), on_meld + len(at), rules):
-                        continue
-                    for mask in items.masks([_code(f) for f in added]):
-                        if (mask, len(at)) in seen:
+                    at = (*missing, *swapped)
+                    added = [c for k, c in enumerate(codes) if k not in at]
+                    if taken_code in codes:  # the taken card or its twin: one or two masks
+                        masks = items.masks(added)
+                    else:
+                        masks = [sum(bits) - sum(bits[k] for k in swapped)]
+                    for mask in masks:
+                        if (mask, used) in seen:
                             continue
-                        seen.add((mask, len(at)))
+                        seen.add((mask, used))
                         # No flags: going out checks the taken card by covering it.
-                        options.append(_Option(mask, len(at), 0, 0, 0, meld.kind, tuple(added), None, t))
+                        faces = tuple(held[c] for c in added)
+                        options.append(_Option(mask, used, 0, 0, 0, meld.kind, faces, None, t))
     return options, joker_room
 
 
+def _takes_jokers(meld: Meld, jokers: int, rules: Rules) -> bool:
+    """Whether ``jokers`` jokers alone extend ``meld`` (what ``can_extend`` answers once the
+    joker limit holds, without building the meld): a set up to four cards, a run up to
+    MAX_RUN cards within the ends of the line."""
+    if meld.is_set:
+        return len(meld.cards) + jokers <= 4
+    if len(meld.cards) + jokers > MAX_RUN:
+        return False
+    if rules.ace_mode is AceMode.WRAP:
+        return True
+    top = HIGH_ACE if rules.ace_mode is AceMode.LOW_HIGH else 13
+    return meld.positions[0] - 1 + top - meld.positions[-1] >= jokers
+
+
 def _additions(
-    meld: Meld, held: set[Face], max_j: int, rules: Rules
-) -> Iterator[tuple[tuple[Face, ...], int]]:
-    """Face groups that extend ``meld`` together, with at most ``max_j`` faces not ``held``,
-    each with how many of its faces go below a run (0 for a set)."""
+    meld: Meld, held: Container[int], max_j: int, rules: Rules
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Groups of faces (as codes) that extend ``meld`` together, with at least one of them and
+    at most ``max_j`` of them not ``held``, each with how many of its faces go below a run (0
+    for a set)."""
     if meld.is_set:
         suits = {f.suit for f in meld.stands_for if f.suit is not None}
-        missing = [Face(meld.rank, s) for s in Suit if s not in suits]
+        rank = meld.rank
+        missing = [_SUIT_INDEX[s] * 16 + rank for s in Suit if s not in suits]
         room = 4 - len(meld.cards)
         for size in range(1, room + 1):
             for group in itertools.combinations(missing, size):
-                if sum(f not in held for f in group) <= max_j:
+                if sum(c not in held for c in group) <= min(max_j, size - 1):
                     yield group, 0
         return
-    suit = meld.suit
-    assert suit is not None
+    base = _SUIT_INDEX[meld.suit] * 16  # as in _code
     low, high = meld.positions[0], meld.positions[-1]
     mode = rules.ace_mode
     floor = -(10**6) if mode is AceMode.WRAP else 1
     top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
     room = MAX_RUN - len(meld.cards)
-    below_faces: list[Face] = []
+    below_codes: list[int] = []
+    short = 0  # faces below the run that are not held
     for below in range(room + 1):
         if below:
             if low - below < floor:
                 break
-            below_faces.insert(0, Face(_rank_of(low - below), suit))
-        lacking = sum(f not in held for f in below_faces)
+            below_codes.insert(0, base + _rank_of(low - below))
+            short += below_codes[0] not in held
+        lacking = short
         if lacking > max_j:
             break
-        above_faces: list[Face] = []
+        above_codes: list[int] = []
         for above in range(room - below + 1):
             if above:
                 if high + above > top:
                     break
-                above_faces.append(Face(_rank_of(high + above), suit))
-                if above_faces[-1] not in held:
+                above_codes.append(base + _rank_of(high + above))
+                if above_codes[-1] not in held:
                     lacking += 1
                 if lacking > max_j:
                     break
-            if below + above:
-                yield (*below_faces, *above_faces), below
+            if below + above > lacking:  # a held face among them
+                yield (*below_codes, *above_codes), below
 
 
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
@@ -880,7 +1100,7 @@ def going_out(
     # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
     # instead (tried first: it costs more) does as well, so where a joker may be the last
     # discard such runs need not be tried.
-    stand_ins = None
+    stand_ins: Iterable[Face] | None = None
     if (
         rules.options.joker_discard_allowed
         and rules.options.joker_final_discard_allowed
@@ -893,12 +1113,25 @@ def going_out(
     if layoffs_allowed:
         layoffs, joker_room = _layoff_options(items, table, rules)
         if stand_ins is not None:  # a card a lay-off can take may be left out of a run
-            stand_ins.update(f for opt in layoffs for f in opt.faces if f is not None)
+            laid_off = 0
+            for opt in layoffs:
+                laid_off |= opt.mask
+            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
-    by_low = items.by_low(options)
-    coverable = 0
+    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
     for opt in options:
-        coverable |= opt.mask
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+    # Every card but the discard must be placed: with two that no option places (or both
+    # copies of one), no discard can help. Most hands end here, before any search.
+    stuck = items.ones & ~once
+    if stuck & (stuck - 1) or stuck & items.twos:
+        return None
+    coverable = once
+    by_low = items.by_low(options)
     reachable = [0] * (len(by_low) + 1)
     for i in range(len(by_low) - 1, -1, -1):
         reachable[i] = reachable[i + 1]
@@ -908,19 +1141,17 @@ def going_out(
         return None
     # Cards that few options can place are checked at every step: once a cover has used up
     # every way to place one of them, it fails there, not after placing all the other cards.
-    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
-    for opt in options:
-        mask = opt.mask
-        more |= thrice & mask
-        thrice |= twice & mask
-        twice |= once & mask
-        once |= mask
     few = once & ~more  # placed by one to three options
-    holders: dict[int, list[_Option]] = {i: [] for i in _bits(few)}
-    for opt in options:
-        for i in _bits(opt.mask & few):
-            holders[i].append(opt)
-    scarce = [(1 << i, opts) for i, opts in holders.items()]
+    # Options as the search reads them: mask, jokers, the bit of its table meld (0 for a new
+    # meld), flags, and the option itself.
+    rows = [[(o.mask, o.jokers, 0 if o.table is None else 1 << o.table, o.flags, o) for o in row] for row in by_low]
+    holders: dict[int, list[tuple[int, int, int, int, _Option]]] = {i: [] for i in _bits(few)}
+    for row in rows:
+        for place in row:
+            if place[0] & few:
+                for i in _bits(place[0] & few):
+                    holders[i].append(place)
+    scarce = [(1 << i, places) for i, places in holders.items()]
     failed: set[tuple[int, int, int, int, int]] = set()
     path: list[_Option] = []
 
@@ -945,23 +1176,18 @@ def going_out(
         key = (ones, twos, jokers, used, flags)
         if key in failed:
             return False
-        for bit, opts in scarce:
-            if ones & bit and not any(
-                o.mask & ones == o.mask
-                and o.jokers <= jokers
-                and (o.table is None or not used >> o.table & 1)
-                for o in opts
-            ):
-                failed.add(key)
-                return False
-        for opt in by_low[(low).bit_length() - 1]:
-            if opt.mask & ones != opt.mask or opt.jokers > jokers:
+        for bit, holding in scarce:
+            if ones & bit:
+                for mask, wanted, meld_bit, _, _ in holding:
+                    if mask & ones == mask and wanted <= jokers and not used & meld_bit:
+                        break
+                else:  # every option that could place this card is gone
+                    failed.add(key)
+                    return False
+        for mask, wanted, meld_bit, earned, opt in rows[low.bit_length() - 1]:
+            if mask & ones != mask or wanted > jokers or used & meld_bit:
                 continue
-            if opt.table is not None and used >> opt.table & 1:
-                continue
-            n_ones, n_twos = _remove(ones, twos, opt.mask)
-            n_used = used if opt.table is None else used | 1 << opt.table
-            if cover(n_ones, n_twos, jokers - opt.jokers, n_used, flags | opt.flags):
+            if cover((ones & ~mask) | (twos & mask), twos & ~mask, jokers - wanted, used | meld_bit, flags | earned):
                 path.append(opt)
                 return True
         failed.add(key)
@@ -980,7 +1206,8 @@ def going_out(
             return None
         melds, lays = items.realise(path[::-1])
         if discard is not None:
-            rest = [c for c in cards if c not in _laid(melds, lays)]
+            laid = _laid(melds, lays)
+            rest = [c for c in cards if c not in laid]
             discard = rest[0]  # the exact copy left over (the twin of a face may have been laid)
         return GoOutPlan(tuple(melds), tuple(lays), discard)
 
@@ -998,7 +1225,7 @@ def going_out(
 def _item_of(items: _Items, card: Card) -> int:
     if card == items.taken:
         return items.taken_item
-    return items.index[card.face]
+    return items.bit[_code(card.face)].bit_length() - 1
 
 
 def _laid(melds: Sequence[Meld], layoffs: Sequence[tuple[int, tuple[Card, ...]]]) -> set[Card]:

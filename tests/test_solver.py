@@ -31,6 +31,7 @@ from rummy_engine.solver import (
     swap_targets,
 )
 from rummy_engine.values import opening_value, penalty_value
+from tests.engine.exact_opening import reference_opening_value
 
 R51 = Rules(Variant.R51, 2)
 R71 = Rules(Variant.R71, 2)
@@ -611,10 +612,36 @@ def dense_hands(draw: st.DrawFn) -> list[Card]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=dense_hands(), threshold=st.sampled_from([1, 51]))
-def test_best_opening_matches_the_benchmarks_exact_program(hand: list[Card], threshold: int) -> None:
-    """Large dense hands against bench_solver's exact dynamic program (R51, default options):
-    the search's pruning of joker placements must never lose the best opening."""
-    from benchmarks.bench_solver import reference_opening_value
-
+def test_best_opening_matches_the_exact_program(hand: list[Card], threshold: int) -> None:
+    """Large dense hands against the small exact dynamic program (R51, default options): the
+    search's pruning (of joker placements, and by its bound on what is left) must never lose
+    the best opening."""
     opening = best_opening(hand, R51, threshold)
     assert (opening.value if opening else None) == reference_opening_value(hand, R51, threshold)
+
+
+@st.composite
+def dealt_hands(draw: st.DrawFn) -> list[Card]:
+    """16 cards as the benchmark deals them: 14 or 15 naturals from the two packs and one or
+    two jokers, or a whole suit with up to three jokers (the benchmark's worst hands)."""
+    if draw(st.integers(0, 4)) == 0:
+        suit = draw(st.sampled_from(list(Suit)))
+        extra = draw(st.lists(st.sampled_from([c for c in make_deck(2, 0) if c.copy]), max_size=1))
+        suited = [Card(rank, suit, 0) for rank in range(1, 14)]
+        return [*suited, *extra, *(Card(0, None, n) for n in range(draw(st.integers(1, 3))))]
+    naturals = make_deck(2, 0)
+    jokers = draw(st.integers(1, 2))
+    picked = draw(st.lists(st.sampled_from(naturals), min_size=16 - jokers, max_size=16 - jokers, unique=True))
+    return [*picked, *(Card(0, None, n) for n in range(jokers))]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=dealt_hands(), rules=st.sampled_from([R51, R71]))
+def test_best_opening_of_dealt_hands_matches_the_exact_program(hand: list[Card], rules: Rules) -> None:
+    """Random 16-card hands (and whole suits with jokers) at the real thresholds, R51 and R71,
+    against the exact dynamic program: the value the solver finds is the best there is."""
+    threshold = 71 if rules.variant is Variant.R71 else 51
+    opening = best_opening(hand, rules, threshold)
+    assert (opening.value if opening else None) == reference_opening_value(hand, rules, threshold)
+    if opening is not None:
+        assert_valid_opening(opening, hand, rules, threshold)
