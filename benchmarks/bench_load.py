@@ -15,6 +15,11 @@ then the REST calls per move, bot-token calls apart from interaction-token calls
 
     .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20
     .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30
+
+``--processes N`` runs N bot processes, one shard each (``RUMMY_SHARD_COUNT=N``), with the
+tables spread over one server per shard; ``--store postgres`` puts the database on a throw-away
+PostgreSQL server (with its default, durable settings) instead of a SQLite file. CPU is summed
+over the processes; RSS is given per process.
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ import contextlib
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -38,12 +42,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.services.presenter import hand_lines
+from bot.storage import Store, make_store
 from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
-from tests.test_e2e_crash import connected
+from tests.helpers import postgres
 
 PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
@@ -89,13 +94,19 @@ class Run:
     own_cpu: float = 0.0
 
 
-def start_bot(emu: DiscordEmulator, db: Path, profile: Path | None) -> subprocess.Popen[bytes]:
-    """The real ``rummy-bot run`` against the emulator, under cProfile when asked."""
-    env = process_env(emu.http_base, emu.gateway_url, emu.token, db)
+def start_bot(
+    emu: DiscordEmulator, db: Path | str, home: Path, profile: Path | None, shard: int, shards: int
+) -> subprocess.Popen[bytes]:
+    """The real ``rummy-bot run`` against the emulator (running ``shard`` of ``shards`` when
+    there are several), under cProfile when asked."""
+    env = process_env(emu.http_base, emu.gateway_url, emu.token, db, home)
+    if shards > 1:
+        env |= {"RUMMY_SHARD_COUNT": str(shards), "RUMMY_SHARDS": str(shard)}
+        profile = profile and profile.with_suffix(f".{shard}{profile.suffix}")
     profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
     return subprocess.Popen(
         [sys.executable, *profiler, "-m", "tests.discord_emulator.launch", "run"],
-        cwd=db.parent,
+        cwd=home,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -115,9 +126,18 @@ def rss_mb(pid: int, key: str = "VmRSS") -> float:
     return 0.0
 
 
-def stored_game(db: sqlite3.Connection, table_id: int) -> Game:
-    (snapshot,) = db.execute("SELECT snapshot FROM tables WHERE id = ?", (table_id,)).fetchone()
-    return Game.from_json(json.loads(snapshot))
+async def identified(emu: DiscordEmulator, shards: int) -> None:
+    """Every process's shard connected (discord.py then waits 2 s for the servers)."""
+    await emu.wait_until(
+        lambda: len(emu.identify_payloads) >= shards, what="every shard's IDENTIFY", timeout=60
+    )
+    await asyncio.sleep(2.5)
+
+
+async def stored_game(db: Store, table_id: int) -> Game:
+    record = await db.get_table(table_id)
+    assert record is not None and record.snapshot_json is not None
+    return Game.from_json(json.loads(record.snapshot_json))
 
 
 def progress_of(game: Game) -> tuple[int, int]:
@@ -133,20 +153,21 @@ def progress_shown(content: str) -> tuple[int, int] | None:
     return round_no, discards - stock
 
 
-async def open_table(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> None:
+async def open_table(emu: DiscordEmulator, seat: Seat, db: Store) -> None:
     alice, bob = seat.users
     await (await emu.slash(alice, seat.channel, "rummy new", variant="r51")).followups(1, 60)
     await (await emu.slash(bob, seat.channel, "rummy join")).followups(1, 60)
     await (await emu.slash(alice, seat.channel, "rummy start")).followups(1, 60)
-    (seat.table_id,) = db.execute(
-        "SELECT id FROM tables WHERE channel_id = ?", (seat.channel.id,)
-    ).fetchone()
+    guild_id = seat.channel.guild_id
+    assert guild_id is not None
+    [record] = [r for r in await db.list_active_tables(guild_id) if r.channel_id == seat.channel.id]
+    seat.table_id = record.id
 
 
-async def one_move(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> Move | None:
+async def one_move(emu: DiscordEmulator, seat: Seat, db: Store) -> Move | None:
     """Draw from the stock, or discard the oldest card that is not a joker (not the one just
     drawn: that hand would be a picture already drawn); wait for the private reply."""
-    game = seat.game or stored_game(db, seat.table_id)
+    game = seat.game or await stored_game(db, seat.table_id)
     if game.phase not in (Phase.DRAW, Phase.PLAY):
         return None
     mover = seat.users[game.current]
@@ -159,14 +180,14 @@ async def one_move(emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection) -> 
     move = Move(seat, mover, game.phase is Phase.PLAY, sent, handle.id)
     await handle.followups(1, timeout=120)
     move.replied = time.monotonic()
-    after = seat.game = stored_game(db, seat.table_id)
+    after = seat.game = await stored_game(db, seat.table_id)
     move.progress = progress_of(after)
     move.hand = hand_lines(after.hands[seat.users.index(mover)], "en")
     return move
 
 
 async def drive(
-    emu: DiscordEmulator, seat: Seat, db: sqlite3.Connection, pace: float, until: float, run: Run
+    emu: DiscordEmulator, seat: Seat, db: Store, pace: float, until: float, run: Run
 ) -> None:
     """One table's players: move after move, or one move every ``pace`` seconds."""
     next_at = time.monotonic() + (pace * (seat.table_id % 97) / 97 if pace else 0)
@@ -192,7 +213,9 @@ def table_shown(messages: Sequence[StoredMessage], move: Move) -> float | None:
         at
         for m in messages
         for at, text in m.shown
-        if at >= move.sent and (shown := progress_shown(text)) is not None and shown >= move.progress
+        if at >= move.sent
+        and (shown := progress_shown(text)) is not None
+        and shown >= move.progress
     ]
     return min(times, default=None)
 
@@ -208,7 +231,7 @@ def route_of(path: str) -> str:
     return TOKEN.sub("/{token}", SNOWFLAKE.sub("/{id}", path))
 
 
-def report(emu: DiscordEmulator, run: Run, pid: int, tables: int, pace: float) -> None:
+def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pace: float) -> None:
     moves = run.moves
     n = len(moves)
     span = run.ended - run.started
@@ -234,23 +257,28 @@ def report(emu: DiscordEmulator, run: Run, pid: int, tables: int, pace: float) -
             else:
                 shown_dm.append(1000 * (at - m.sent))
     calls = Counter(
-        ("interaction" if r.path.startswith(INTERACTION_ROUTES) else "bot", r.method, route_of(r.path))
+        (
+            "interaction" if r.path.startswith(INTERACTION_ROUTES) else "bot",
+            r.method,
+            route_of(r.path),
+        )
         for r in emu.requests
         if run.started <= r.started <= run.ended and not r.path.startswith("/gateway")
     )
     print(f"tables {tables}, pace {'saturation' if not pace else f'1 move / table / {pace:g} s'}")
     print(f"moves {n} in {span:.1f} s: {n / span:.1f} moves/s")
-    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move; RSS {rss_mb(pid):.0f} MB")
+    rss = " + ".join(f"{rss_mb(pid):.0f}" for pid in pids)
+    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move; RSS {rss} MB")
     own = 1000 * run.own_cpu / max(n, 1)
     print(f"benchmark's own CPU (emulator and players) {own:.2f} ms/move")
-    print(f"ack p50/p99 {pct(ack, .5):.0f} / {pct(ack, .99):.0f} ms")
-    print(f"reply with the hand p50/p99 {pct(reply, .5):.0f} / {pct(reply, .99):.0f} ms")
+    print(f"ack p50/p99 {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} ms")
+    print(f"reply with the hand p50/p99 {pct(reply, 0.5):.0f} / {pct(reply, 0.99):.0f} ms")
     print(
-        f"table shows the move p50/p99 {pct(shown_table, .5):.0f} / {pct(shown_table, .99):.0f} ms"
+        f"table shows the move p50/p99 {pct(shown_table, 0.5):.0f} / {pct(shown_table, 0.99):.0f} ms"
     )
     print(
-        f"hand DM at the end of the turn p50/p99 {pct(shown_dm, .5):.0f} / "
-        f"{pct(shown_dm, .99):.0f} ms"
+        f"hand DM at the end of the turn p50/p99 {pct(shown_dm, 0.5):.0f} / "
+        f"{pct(shown_dm, 0.99):.0f} ms"
     )
     if missing:
         print(f"never shown before the end: {dict(missing)}")
@@ -262,46 +290,61 @@ def report(emu: DiscordEmulator, run: Run, pid: int, tables: int, pace: float) -
                 print(f"    {count / max(n, 1):5.2f}  {method} {route}")
 
 
-async def bench(
-    tables: int, pace: float, seconds: float, settle: float, profile: Path | None
-) -> None:
+async def bench(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db_path = Path(tmp) / "rummy.db"
-        async with emulated_discord() as emu:
-            guild_users: list[EmuUser] = []
-            seats: list[Seat] = []
-            for i in range(tables):
-                guild_users += [emu.add_user(f"a{i}"), emu.add_user(f"b{i}")]
-            guild = emu.add_guild("Load", members=guild_users)
-            for i in range(tables):
-                pair = (guild_users[2 * i], guild_users[2 * i + 1])
-                seats.append(Seat(emu.add_text_channel(guild, f"t{i}"), pair))
-            bot = start_bot(emu, db_path, profile)
-            try:
-                await connected(emu, 1)
-                db = sqlite3.connect(db_path)
-                gate = asyncio.Semaphore(16)
+        home = Path(tmp)
+        server = postgres.start(durable=True) if args.store == "postgres" else None
+        try:
+            target = home / "rummy.db" if server is None else server.tcp_dsn
+            async with make_store(target) as db:  # creates the schema before the bots start
+                await measure(args, db, target, home)
+        finally:
+            if server is not None:
+                server.stop()
 
-                async def opened(seat: Seat) -> None:
-                    async with gate:
-                        await open_table(emu, seat, db)
 
-                t0 = time.monotonic()
-                await asyncio.gather(*(opened(s) for s in seats))
-                await asyncio.sleep(settle)
-                print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
-                run = Run(started=time.monotonic())
-                cpu0, own0 = cpu_seconds(bot.pid), cpu_seconds(os.getpid())
-                until = run.started + seconds
-                await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
-                run.ended = time.monotonic()
-                run.cpu = cpu_seconds(bot.pid) - cpu0
-                run.own_cpu = cpu_seconds(os.getpid()) - own0
-                await asyncio.sleep(settle)  # let the last messages catch up before reading
-                report(emu, run, bot.pid, tables, pace)
-                print(f"peak RSS {rss_mb(bot.pid, 'VmHWM'):.0f} MB")
-            finally:
-                bot.terminate()  # the emulator keeps answering while the bot shuts down
+async def measure(args: argparse.Namespace, db: Store, target: Path | str, home: Path) -> None:
+    tables, pace, settle, shards = args.tables, args.pace, args.settle, args.processes
+    async with emulated_discord() as emu:
+        users = [emu.add_user(f"{side}{i}") for i in range(tables) for side in "ab"]
+        guilds = [
+            emu.add_guild(f"Load {s}", members=users, shard=(s, shards)) for s in range(shards)
+        ]
+        seats = [
+            Seat(
+                emu.add_text_channel(guilds[i % shards], f"t{i}"), (users[2 * i], users[2 * i + 1])
+            )
+            for i in range(tables)
+        ]
+        bots = [start_bot(emu, target, home, args.profile, s, shards) for s in range(shards)]
+        try:
+            await identified(emu, shards)
+            gate = asyncio.Semaphore(16)
+
+            async def opened(seat: Seat) -> None:
+                async with gate:
+                    await open_table(emu, seat, db)
+
+            t0 = time.monotonic()
+            await asyncio.gather(*(opened(s) for s in seats))
+            await asyncio.sleep(settle)
+            print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
+            run = Run(started=time.monotonic())
+            cpu0, own0 = sum(cpu_seconds(b.pid) for b in bots), cpu_seconds(os.getpid())
+            until = run.started + args.seconds
+            await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
+            run.ended = time.monotonic()
+            run.cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu0
+            run.own_cpu = cpu_seconds(os.getpid()) - own0
+            await asyncio.sleep(settle)  # let the last messages catch up before reading
+            print(f"{shards} process(es), {args.store}")
+            report(emu, run, [b.pid for b in bots], tables, pace)
+            peaks = " + ".join(f"{rss_mb(b.pid, 'VmHWM'):.0f}" for b in bots)
+            print(f"peak RSS {peaks} MB")
+        finally:
+            for bot in bots:
+                bot.terminate()  # the emulator keeps answering while the bots shut down
+            for bot in bots:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     await asyncio.get_running_loop().run_in_executor(None, bot.wait, 30)
 
@@ -313,8 +356,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the window")
     parser.add_argument("--settle", type=float, default=5.0, help="wait before reading results")
     parser.add_argument("--profile", type=Path, help="write the bot's cProfile stats here")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes, one shard each")
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
     args = parser.parse_args(argv)
-    asyncio.run(bench(args.tables, args.pace, args.seconds, args.settle, args.profile))
+    asyncio.run(bench(args))
 
 
 if __name__ == "__main__":
