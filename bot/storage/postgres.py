@@ -66,15 +66,15 @@ from bot.storage.base import (
     utc_now,
 )
 from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
-from bot.storage.sqlite import (
-    _PLAYER_COLUMNS,
-    _STATS_COLUMNS,
-    _ahead_conditions,
-    _check_status,
-    _display,
-    _sort_spec,
-    _stats_keys,
-    _stats_rows,
+from bot.storage.queries import (
+    PLAYER_COLUMNS,
+    STATS_COLUMNS,
+    ahead_conditions,
+    check_status,
+    display,
+    sort_spec,
+    stats_keys,
+    stats_rows,
 )
 
 _TABLE_COLUMNS = (
@@ -156,7 +156,7 @@ def _table_from_row(row: asyncpg.Record) -> TableRecord:
         guild_id=row[1],
         channel_id=row[2],
         host_id=row[3],
-        status=_check_status(row[4]),
+        status=check_status(row[4]),
         variant=row[5],
         mode=row[6],
         options_json=row[7],
@@ -282,7 +282,7 @@ class PostgresStore:
     # --- tables ----------------------------------------------------------------
 
     async def create_table(self, new: NewTable) -> TableRecord:
-        status = _check_status(new.status)
+        status = check_status(new.status)
         now = self._now()
         async with self._autocommit() as conn:
             row = await conn.fetchrow(
@@ -325,7 +325,7 @@ class PostgresStore:
         reason: str | None = None,
         claim: Deadline | None = None,
     ) -> TableRecord:
-        status = _check_status(status)
+        status = check_status(status)
         now = self._now()
         finished = now if status in CLOSED_STATUSES else None
         async with self._write() if claim else self._autocommit() as conn:
@@ -450,7 +450,7 @@ class PostgresStore:
         claim: Deadline | None,
         timeouts: tuple[int, int] | None,
     ) -> int:
-        new_status = None if status is None else _check_status(status)
+        new_status = None if status is None else check_status(status)
         now = self._now()
         async with self._write() as conn:
             # FOR UPDATE: a concurrent move of this table (any process) waits here, then reads
@@ -698,8 +698,8 @@ class PostgresStore:
             # Sorted keys: every process locks player_stats rows in the same order, so two
             # games with the same players recorded at once queue instead of deadlocking; the
             # upsert's row locks then keep the rater's read-modify-write to itself.
-            keys = sorted(_stats_keys(game), key=lambda item: item[0])
-            await conn.executemany(_STATS_UPSERT, _stats_rows(game, keys))
+            keys = sorted(stats_keys(game), key=lambda item: item[0])
+            await conn.executemany(_STATS_UPSERT, stats_rows(game, keys))
             if rater is not None and keys:
                 current = await self._current_ratings(conn, [key for key, _ in keys])
                 await self._store_ratings(conn, game_id, current, rater(current))
@@ -724,7 +724,7 @@ class PostgresStore:
         self, conn: asyncpg.Connection, game_id: int, game: GameRecord
     ) -> None:
         await conn.executemany(
-            f"INSERT INTO game_players (game_id, {_PLAYER_COLUMNS}) "
+            f"INSERT INTO game_players (game_id, {PLAYER_COLUMNS}) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
             [
                 (game_id, p.seat, p.user_id, p.is_computer, p.name, p.side, p.partner_id,
@@ -776,7 +776,7 @@ class PostgresStore:
         await conn.executemany(
             "INSERT INTO rating_history (scope, family, user_id, game_id, before, after) "
             "VALUES ($1, $2, $3, $4, $5, $6)",
-            [(*key, game_id, _display(current[key]), new.rating) for key, new in updated.items()],
+            [(*key, game_id, display(current[key]), new.rating) for key, new in updated.items()],
         )
 
     async def get_game_record(self, table_id: int) -> GameRecord | None:
@@ -789,7 +789,7 @@ class PostgresStore:
             if row is None:
                 return None
             players = await conn.fetch(
-                f"SELECT {_PLAYER_COLUMNS} FROM game_players WHERE game_id = $1 ORDER BY seat",
+                f"SELECT {PLAYER_COLUMNS} FROM game_players WHERE game_id = $1 ORDER BY seat",
                 row[0],
             )
             rounds = await conn.fetch(
@@ -820,11 +820,11 @@ class PostgresStore:
         # A NULL (unrated) rating sorts last, as in SQLite and the rating index.
         order = ", ".join(
             f"{column} {direction}{_NULLS_LAST if column == 'rating' else ''}"
-            for column, direction in _sort_spec(sort)
+            for column, direction in sort_spec(sort)
         )
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND family = $2 "
+                f"SELECT {STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND family = $2 "
                 f"ORDER BY {order}, user_id LIMIT $3 OFFSET $4",
                 scope, family, max(0, limit), max(0, offset),
             )
@@ -843,7 +843,7 @@ class PostgresStore:
     ) -> tuple[int, PlayerStats] | None:
         async with self._autocommit() as conn:
             row = await conn.fetchrow(
-                f"SELECT {_STATS_COLUMNS} FROM player_stats "
+                f"SELECT {STATS_COLUMNS} FROM player_stats "
                 "WHERE scope = $1 AND family = $2 AND user_id = $3",
                 scope, family, user_id,
             )
@@ -851,7 +851,7 @@ class PostgresStore:
                 return None
             stats = PlayerStats(*row)
             ahead = 0
-            for condition, params in _ahead_conditions(sort, stats):
+            for condition, params in ahead_conditions(sort, stats):
                 counted = await conn.fetchval(
                     dollar_params(
                         "SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ? "
@@ -865,7 +865,7 @@ class PostgresStore:
     async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND user_id = $2 "
+                f"SELECT {STATS_COLUMNS} FROM player_stats WHERE scope = $1 AND user_id = $2 "
                 "ORDER BY family",
                 scope, user_id,
             )

@@ -31,10 +31,8 @@ from bot.storage.base import (
     ALL_VARIANTS,
     CLOSED_STATUSES,
     GLOBAL_SCOPE,
-    LEADERBOARD_SORTS,
     OPEN_STATUSES,
     SHARD_SHIFT,
-    TABLE_STATUSES,
     Clock,
     Deadline,
     DeadlineGone,
@@ -68,6 +66,16 @@ from bot.storage.migrations import (
     apply_migrations,
     get_user_version,
     rollback_quietly,
+)
+from bot.storage.queries import (
+    PLAYER_COLUMNS,
+    STATS_COLUMNS,
+    ahead_conditions,
+    check_status,
+    display,
+    sort_spec,
+    stats_keys,
+    stats_rows,
 )
 
 Synchronous = Literal["FULL", "NORMAL", "EXTRA"]
@@ -135,13 +143,6 @@ def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
     )
 
 
-def _check_status(status: str) -> TableStatus:
-    for known in TABLE_STATUSES:
-        if status == known:
-            return known
-    raise ValueError(f"unknown table status {status!r}; expected one of {TABLE_STATUSES}")
-
-
 def _seat_from_row(r: Row) -> SeatRecord:
     return SeatRecord(
         seat=r[0],
@@ -160,7 +161,7 @@ def _table_from_row(row: Row) -> TableRecord:
         guild_id=row[1],
         channel_id=row[2],
         host_id=row[3],
-        status=_check_status(row[4]),
+        status=check_status(row[4]),
         variant=row[5],
         mode=row[6],
         options_json=row[7],
@@ -319,7 +320,7 @@ class SqliteStore:
     # --- tables ----------------------------------------------------------------
 
     async def create_table(self, new: NewTable) -> TableRecord:
-        status = _check_status(new.status)
+        status = check_status(new.status)
         now = self._now()
         async with self._write() as conn:
             row = await self._fetchone(
@@ -379,7 +380,7 @@ class SqliteStore:
         reason: str | None = None,
         claim: Deadline | None = None,
     ) -> TableRecord:
-        status = _check_status(status)
+        status = check_status(status)
         now = self._now()
         finished = now if status in CLOSED_STATUSES else None
         async with self._write() as conn:
@@ -524,7 +525,7 @@ class SqliteStore:
         claim: Deadline | None = None,
         timeouts: tuple[int, int] | None = None,
     ) -> int:
-        new_status = None if status is None else _check_status(status)
+        new_status = None if status is None else check_status(status)
         now = self._now()
         async with self._write() as conn:
             row = await self._fetchone(
@@ -810,8 +811,8 @@ class SqliteStore:
             if game_id is None:
                 return None  # already recorded: a retried callback must not count twice
             await self._insert_players_and_rounds(conn, game_id, game)
-            keys = _stats_keys(game)
-            await conn.executemany(_STATS_UPSERT, _stats_rows(game, keys))
+            keys = stats_keys(game)
+            await conn.executemany(_STATS_UPSERT, stats_rows(game, keys))
             if rater is not None and keys:
                 current = await self._current_ratings(conn, [key for key, _ in keys])
                 await self._store_ratings(conn, game_id, current, rater(current))
@@ -848,7 +849,7 @@ class SqliteStore:
         self, conn: aiosqlite.Connection, game_id: int, game: GameRecord
     ) -> None:
         await conn.executemany(
-            f"INSERT INTO game_players (game_id, {_PLAYER_COLUMNS}) "
+            f"INSERT INTO game_players (game_id, {PLAYER_COLUMNS}) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
@@ -922,7 +923,7 @@ class SqliteStore:
         await conn.executemany(
             "INSERT INTO rating_history (scope, family, user_id, game_id, before, after) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(*key, game_id, _display(current[key]), new.rating) for key, new in updated.items()],
+            [(*key, game_id, display(current[key]), new.rating) for key, new in updated.items()],
         )
 
     async def get_game_record(self, table_id: int) -> GameRecord | None:
@@ -937,7 +938,7 @@ class SqliteStore:
                 return None
             players = await self._fetchall(
                 conn,
-                f"SELECT {_PLAYER_COLUMNS} FROM game_players WHERE game_id = ? ORDER BY seat",
+                f"SELECT {PLAYER_COLUMNS} FROM game_players WHERE game_id = ? ORDER BY seat",
                 (row[0],),
             )
             rounds = await self._fetchall(
@@ -966,10 +967,10 @@ class SqliteStore:
     async def leaderboard_page(
         self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
     ) -> list[PlayerStats]:
-        spec = _sort_spec(sort)
+        spec = sort_spec(sort)
         order = ", ".join(f"{column} {direction}" for column, direction in spec)
         outer_order = ", ".join(f"s.{column} {direction}" for column, direction in spec)
-        columns = ", ".join(f"s.{name.strip()}" for name in _STATS_COLUMNS.split(","))
+        columns = ", ".join(f"s.{name.strip()}" for name in STATS_COLUMNS.split(","))
         # Deferred join: the OFFSET walk reads only the sort's covering index; whole rows are
         # fetched by primary key for the page's users alone (a deep page would otherwise look
         # up every skipped row). CROSS JOIN keeps SQLite from driving the join the other way.
@@ -1002,7 +1003,7 @@ class SqliteStore:
         async with self._read() as conn:
             row = await self._fetchone(
                 conn,
-                f"SELECT {_STATS_COLUMNS} FROM player_stats "
+                f"SELECT {STATS_COLUMNS} FROM player_stats "
                 "WHERE scope = ? AND family = ? AND user_id = ?",
                 (scope, family, user_id),
             )
@@ -1010,7 +1011,7 @@ class SqliteStore:
                 return None
             stats = PlayerStats(*row)
             ahead = 0
-            for condition, params in _ahead_conditions(sort, stats):
+            for condition, params in ahead_conditions(sort, stats):
                 counted = await self._fetchone(
                     conn,
                     "SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ? "
@@ -1024,7 +1025,7 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                f"SELECT {_STATS_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ? "
+                f"SELECT {STATS_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ? "
                 "ORDER BY family",
                 (scope, user_id),
             )
@@ -1077,14 +1078,6 @@ class SqliteStore:
         return names
 
 
-_PLAYER_COLUMNS = (
-    "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
-    "rounds_won, penalty_total, rami_sec, best_opening"
-)
-_STATS_COLUMNS = (
-    "scope, family, user_id, games, wins, win_rate, rated_games, mu, sigma, rating, rounds, "
-    "rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak"
-)
 # Every DO UPDATE expression reads the row as it was before this game (SQLite semantics), so
 # ``streak + 1`` below is the streak including this game when it was a win.
 _STATS_UPSERT = """
@@ -1103,83 +1096,6 @@ ON CONFLICT (scope, family, user_id) DO UPDATE SET
     streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,
     best_streak = MAX(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)
 """
-
-#: Columns of each leaderboard order before the final ``user_id`` tie-break; they match the
-#: ``player_stats_*`` indexes of migration 5 so a page is an index walk.
-_SORT_SPECS: dict[LeaderboardSort, tuple[tuple[str, Literal["ASC", "DESC"]], ...]] = {
-    "rating": (("rating", "DESC"),),
-    "wins": (("wins", "DESC"), ("games", "ASC")),
-    "win_rate": (("win_rate", "DESC"), ("games", "DESC")),
-}
-
-
-def _sort_spec(sort: str) -> tuple[tuple[str, Literal["ASC", "DESC"]], ...]:
-    for known in LEADERBOARD_SORTS:
-        if sort == known:
-            return _SORT_SPECS[known]
-    raise ValueError(f"unknown leaderboard sort {sort!r}; expected one of {LEADERBOARD_SORTS}")
-
-
-def _ahead_conditions(sort: LeaderboardSort, me: PlayerStats) -> list[tuple[str, tuple[Any, ...]]]:
-    """Disjoint conditions that together select the rows ranked before *me*.
-
-    One COUNT per condition lets SQLite answer each with a range of the sort's index instead
-    of evaluating an OR over the whole scope. A NULL rating sorts last (unrated players).
-    """
-    conditions: list[tuple[str, tuple[Any, ...]]] = []
-    equal: list[str] = []
-    equal_params: list[Any] = []
-    for column, direction in (*_sort_spec(sort), ("user_id", "ASC")):
-        value = getattr(me, column)
-        prefix = "".join(f"{e} AND " for e in equal)
-        if value is None:  # only the rating can be NULL, and it sorts DESC
-            conditions.append((f"{prefix}{column} IS NOT NULL", tuple(equal_params)))
-            equal.append(f"{column} IS NULL")
-            continue
-        operator = ">" if direction == "DESC" else "<"
-        conditions.append((f"{prefix}{column} {operator} ?", (*equal_params, value)))
-        equal.append(f"{column} = ?")
-        equal_params.append(value)
-    return conditions
-
-
-def _stats_keys(game: GameRecord) -> list[tuple[RatingKey, GamePlayerRecord]]:
-    """Every (scope, family, user) row a game updates: guild and global, variant and all."""
-    scopes = dict.fromkeys((game.guild_id, GLOBAL_SCOPE))
-    families = dict.fromkeys((game.variant, ALL_VARIANTS))
-    return [
-        ((scope, family, player.user_id), player)
-        for player in game.players
-        if player.user_id is not None and not player.is_computer
-        for scope in scopes
-        for family in families
-    ]
-
-
-def _stats_rows(
-    game: GameRecord, keys: list[tuple[RatingKey, GamePlayerRecord]]
-) -> list[tuple[Any, ...]]:
-    del game  # the keys already carry what the counters need
-    return [
-        (
-            *key,
-            int(p.won),
-            float(p.won),
-            p.rounds,
-            p.rounds_won,
-            p.penalty_total,
-            p.rami_sec,
-            p.best_opening,
-            int(p.won),
-            int(p.won),
-        )
-        for key, p in keys
-    ]
-
-
-def _display(rating: SkillRating | None) -> float | None:
-    return None if rating is None else rating.rating
-
 
 def _player_from_row(row: Row) -> GamePlayerRecord:
     return GamePlayerRecord(

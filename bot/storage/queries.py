@@ -1,0 +1,117 @@
+"""Store-independent pieces of the SQLite and PostgreSQL stores: column lists, the leaderboard
+orders and the rows a finished game adds to the statistics.
+
+Why one module: both stores must rank, count and record exactly alike (the copy between them and
+the tests on both depend on it), so the logic that does not depend on the SQL dialect lives here
+once. Conditions use ``?`` placeholders; the PostgreSQL store numbers them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from bot.storage.base import (
+    ALL_VARIANTS,
+    GLOBAL_SCOPE,
+    LEADERBOARD_SORTS,
+    TABLE_STATUSES,
+    GamePlayerRecord,
+    GameRecord,
+    LeaderboardSort,
+    PlayerStats,
+    RatingKey,
+    SkillRating,
+    TableStatus,
+)
+
+
+def check_status(status: str) -> TableStatus:
+    for known in TABLE_STATUSES:
+        if status == known:
+            return known
+    raise ValueError(f"unknown table status {status!r}; expected one of {TABLE_STATUSES}")
+
+
+PLAYER_COLUMNS = (
+    "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
+    "rounds_won, penalty_total, rami_sec, best_opening"
+)
+STATS_COLUMNS = (
+    "scope, family, user_id, games, wins, win_rate, rated_games, mu, sigma, rating, rounds, "
+    "rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak"
+)
+#: Columns of each leaderboard order before the final ``user_id`` tie-break; they match the
+#: ``player_stats_*`` indexes of migration 5 so a page is an index walk.
+SORT_SPECS: dict[LeaderboardSort, tuple[tuple[str, Literal["ASC", "DESC"]], ...]] = {
+    "rating": (("rating", "DESC"),),
+    "wins": (("wins", "DESC"), ("games", "ASC")),
+    "win_rate": (("win_rate", "DESC"), ("games", "DESC")),
+}
+
+
+def sort_spec(sort: str) -> tuple[tuple[str, Literal["ASC", "DESC"]], ...]:
+    for known in LEADERBOARD_SORTS:
+        if sort == known:
+            return SORT_SPECS[known]
+    raise ValueError(f"unknown leaderboard sort {sort!r}; expected one of {LEADERBOARD_SORTS}")
+
+
+def ahead_conditions(sort: LeaderboardSort, me: PlayerStats) -> list[tuple[str, tuple[Any, ...]]]:
+    """Disjoint conditions that together select the rows ranked before *me*.
+
+    One COUNT per condition lets SQLite answer each with a range of the sort's index instead
+    of evaluating an OR over the whole scope. A NULL rating sorts last (unrated players).
+    """
+    conditions: list[tuple[str, tuple[Any, ...]]] = []
+    equal: list[str] = []
+    equal_params: list[Any] = []
+    for column, direction in (*sort_spec(sort), ("user_id", "ASC")):
+        value = getattr(me, column)
+        prefix = "".join(f"{e} AND " for e in equal)
+        if value is None:  # only the rating can be NULL, and it sorts DESC
+            conditions.append((f"{prefix}{column} IS NOT NULL", tuple(equal_params)))
+            equal.append(f"{column} IS NULL")
+            continue
+        operator = ">" if direction == "DESC" else "<"
+        conditions.append((f"{prefix}{column} {operator} ?", (*equal_params, value)))
+        equal.append(f"{column} = ?")
+        equal_params.append(value)
+    return conditions
+
+
+def stats_keys(game: GameRecord) -> list[tuple[RatingKey, GamePlayerRecord]]:
+    """Every (scope, family, user) row a game updates: guild and global, variant and all."""
+    scopes = dict.fromkeys((game.guild_id, GLOBAL_SCOPE))
+    families = dict.fromkeys((game.variant, ALL_VARIANTS))
+    return [
+        ((scope, family, player.user_id), player)
+        for player in game.players
+        if player.user_id is not None and not player.is_computer
+        for scope in scopes
+        for family in families
+    ]
+
+
+def stats_rows(
+    game: GameRecord, keys: list[tuple[RatingKey, GamePlayerRecord]]
+) -> list[tuple[Any, ...]]:
+    del game  # the keys already carry what the counters need
+    return [
+        (
+            *key,
+            int(p.won),
+            float(p.won),
+            p.rounds,
+            p.rounds_won,
+            p.penalty_total,
+            p.rami_sec,
+            p.best_opening,
+            int(p.won),
+            int(p.won),
+        )
+        for key, p in keys
+    ]
+
+
+def display(rating: SkillRating | None) -> float | None:
+    return None if rating is None else rating.rating
