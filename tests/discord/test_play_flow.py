@@ -4,6 +4,7 @@ hand panel's buttons and selects, closed DMs, stale and double clicks, and a res
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import discord
 
@@ -218,14 +219,20 @@ async def test_closed_dms_fall_back_to_private_replies(world: World) -> None:
     assert game.phase is Phase.DRAW
 
 
-async def test_restart_mid_turn_keeps_buttons_working(world: World, db_path) -> None:
+async def test_restart_mid_turn_keeps_buttons_working(world: World, db_path: Path) -> None:
+    await restart_mid_turn_keeps_buttons_working(world, db_path)
+
+
+async def restart_mid_turn_keeps_buttons_working(world: World, db: Path | str) -> None:
+    """A bot restarted on ``db`` mid-turn answers the old table message's buttons
+    (test_postgres_restart.py runs it on PostgreSQL)."""
     hands = ["Jh Qh Kh 4s 5s 6s 2c 9d 9h Kd 3c", "2d 3d 4d 9s 9c Qs Qd Qc 5h 8c 8h 7d 2s"]
     await scripted(world, "r51", "1v1", hands, dealer=1)
     alice, bob = world.players[:2]
     await bob.slash(world.channel, "rummy discard", card="2s")
     table_message = next(m for m in reversed(world.public_messages()) if m.components)
     old = world.env.bot
-    await world.env.restart_bot(make_bot(db_path))
+    await world.env.restart_bot(make_bot(db))
     await old.close()
     drew = await alice.click(table_message, label="Draw")
     # The table's own button: the table is updated, the new hand is a private follow-up.

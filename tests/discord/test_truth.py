@@ -67,17 +67,27 @@ async def test_a_discard_publishes_in_a_few_bot_token_calls(world: World) -> Non
     assert f"<@{alice.user.id}>" in notice.content
 
 
-@pytest.mark.parametrize("step", [1, 2, 3])
+#: Each Discord call a discard makes after its commit (table edit, notice, the mover's DM).
+CRASH_STEPS = (1, 2, 3)
+
+
+@pytest.mark.parametrize("step", CRASH_STEPS)
 async def test_a_crash_at_any_step_after_a_discard_heals_at_restart(
     world: World, db_path: Path, step: int
 ) -> None:
+    await crash_after_a_discard_heals(world, db_path, step)
+
+
+async def crash_after_a_discard_heals(world: World, db: Path | str, step: int) -> None:
+    """A crash at Discord call ``step`` after a committed discard; a fresh bot on the same
+    database ``db`` heals everything (test_postgres_restart.py runs it on PostgreSQL)."""
     await scripted(world, "r51", "1v1", R51_HANDS)
     alice, bob = world.players[:2]
     seen = crash_at(world.bot, step)
     await alice.slash(world.channel, "rummy discard", card="3c")
     assert len(seen) == step, "the crash happened at the step under test"
     old = world.env.bot
-    await world.env.restart_bot(make_bot(db_path))
+    await world.env.restart_bot(make_bot(db))
     await old.close()
 
     (table_message,) = live_buttons(world)
