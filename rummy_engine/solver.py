@@ -1059,6 +1059,118 @@ def _additions(
                 yield (*below_codes, *above_codes), below
 
 
+# Going out needs every card but the discard placed. A card no meld without jokers can take (no
+# natural run or set of the hand, no lay-off of natural cards) needs a joker's help, and one
+# option places at most four such cards per joker it holds: between and beside its jokers, three
+# natural cards in a row would make a natural run of their own (a run with j jokers has j + 1
+# such stretches of at most 2, and 2 (j + 1) <= 4 j), a set with a joker holds at most two
+# naturals (three would be a natural set), and a lay-off's natural cards next to the table meld
+# are a natural lay-off, the others stretches beyond a joker. So when the cards that need
+# jokers, but one, outnumber four per joker, no plan exists.
+_PER_JOKER = 4
+
+
+def _hopeless(items: _Items, table: Sequence[Meld], rules: Rules) -> bool:
+    """Whether cheap tests prove that no way to go out exists, before any option is built.
+
+    Per card, bit tests say whether some meld without jokers may take it (three held in a row
+    in its suit, three suits of its rank, a natural lay-off on ``table``) or some option at all
+    (another held rank of its suit within reach of the jokers, two suits of its rank, a lay-off
+    across at most that many missing cards). Both answers err towards "yes", so this returns
+    True only where the exact tests of :func:`going_out` (two cards that no option places, or
+    :func:`_too_few_jokers`) would fail too: the answer is the same, only found sooner.
+    """
+    jokers = len(items.jokers)
+    reach = min(_max_jokers(rules), jokers)  # missing cards one meld can bridge with jokers
+    top = HIGH_ACE if rules.ace_mode is AceMode.LOW_HIGH else 13
+    valid = -1 if rules.ace_mode is AceMode.WRAP else ((1 << top) - 1) << 13  # positions 1 .. top
+    lines = [0, 0, 0, 0]  # per suit, the held positions as in _position_bits
+    suits = [0] * 14  # per rank, how many suits are held
+    for code in items.face_of:
+        lines[code >> 4] |= _AT[code & 15]
+        suits[code & 15] += 1
+    runs, near = [], []  # per suit: positions in three held in a row; within reach of another
+    for line in lines:
+        line &= valid
+        row = line & line >> 1 & line >> 2
+        runs.append(row | row << 1 | row << 2)
+        spread = 0
+        for k in range(1, min(reach + 1, 12) + 1) if reach else ():
+            spread |= line << k | line >> k
+        near.append(spread)
+    natural: set[int] = set()
+    placed: set[int] = set()
+    if table:
+        _layoff_reach(table, items.face_of, reach, rules.ace_mode, natural, placed)
+    held = [(code, 2 if bit & items.twos else 1) for code, bit in items.bit.items()]
+    if items.taken_item >= 0:
+        held.append((items.taken_code, 1))
+    need = stuck = 0
+    for code, copies in held:
+        at, suit, rank = _AT[code & 15], code >> 4, code & 15
+        if runs[suit] & at or suits[rank] >= 3 or code in natural:
+            continue
+        need += copies
+        if not (near[suit] & at or (reach and suits[rank] == 2) or code in placed):
+            stuck += copies
+    return stuck > 1 or need - 1 > _PER_JOKER * jokers
+
+
+# Per rank, its positions as bits (as in _position_bits): p, p - 13 and p + 13, shifted by 12.
+_AT = tuple((1 << (rank - 1)) | (1 << (rank + 12)) | (1 << (rank + 25)) if rank else 0 for rank in range(14))
+
+
+def _layoff_reach(
+    table: Sequence[Meld], held: Container[int], reach: int, mode: AceMode, natural: set[int], placed: set[int]
+) -> None:
+    """Add the held faces (codes) a lay-off of natural cards may take to ``natural``, and those a
+    lay-off with up to ``reach`` jokers may take to ``placed``."""
+    floor = -(10**6) if mode is AceMode.WRAP else 1
+    top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
+    for meld in table:
+        room = (4 if meld.is_set else MAX_RUN) - len(meld.cards)
+        if not room:
+            continue
+        if meld.is_set:
+            present = {f.suit for f in meld.stands_for}
+            rank = meld.rank
+            natural.update(_SUIT_INDEX[s] * 16 + rank for s in Suit if s not in present)
+            continue
+        base = _SUIT_INDEX[meld.suit] * 16
+        for start, step in ((meld.positions[0], -1), (meld.positions[-1], 1)):
+            gaps = 0
+            for k in range(1, room + 1):
+                pos = start + step * k
+                if not floor <= pos <= top:
+                    break
+                code = base + _rank_of(pos)
+                if code not in held:
+                    gaps += 1
+                    if gaps > reach:
+                        break
+                elif gaps:
+                    placed.add(code)
+                else:
+                    natural.add(code)
+
+
+def _too_few_jokers(items: _Items, options: Sequence[_Option], natural: int) -> bool:
+    """The exact form of :func:`_hopeless`'s count: whether the cards that no option without
+    jokers places (``natural`` are those it does), but one, are more than the options with
+    jokers can place with the hand's jokers (each option at most its own share per joker)."""
+    lacking = items.ones & ~natural
+    need = lacking.bit_count() + (lacking & items.twos).bit_count() - 1
+    if need <= 0:
+        return False
+    share, per = 0, 1  # the best ratio of such cards placed to jokers used, as share / per
+    for opt in options:
+        if opt.jokers:
+            c = (opt.mask & lacking).bit_count()
+            if c * per > share * opt.jokers:
+                share, per = c, opt.jokers
+    return need * per > share * len(items.jokers)
+
+
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
     if rules.variant is Variant.SIMPLE:
         return _RUN | _SET
@@ -1095,6 +1207,9 @@ def going_out(
         raise ValueError("the taken card is not in the hand")
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
+    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
+    if _hopeless(items, table if layoffs_allowed else (), rules):
+        return None  # most hands end here, before any option is built
     needs = _go_out_needs(rules, opened, freed)
     # A run whose joker stands in for a held card that nothing else can take (no other meld of
     # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
@@ -1107,7 +1222,6 @@ def going_out(
         and not items.taken_joker
     ):
         stand_ins = _stand_ins(counts, rules)
-    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
     joker_room = [0] * len(table)
     layoffs: list[_Option] = []
     if layoffs_allowed:
@@ -1119,16 +1233,19 @@ def going_out(
             stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
     options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
     once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
+    natural = 0  # items in an option without jokers
     for opt in options:
         mask = opt.mask
         more |= thrice & mask
         thrice |= twice & mask
         twice |= once & mask
         once |= mask
+        if not opt.jokers:
+            natural |= mask
     # Every card but the discard must be placed: with two that no option places (or both
     # copies of one), no discard can help. Most hands end here, before any search.
     stuck = items.ones & ~once
-    if stuck & (stuck - 1) or stuck & items.twos:
+    if stuck & (stuck - 1) or stuck & items.twos or _too_few_jokers(items, options, natural):
         return None
     coverable = once
     by_low = items.by_low(options)
