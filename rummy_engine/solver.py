@@ -1171,6 +1171,55 @@ def _too_few_jokers(items: _Items, options: Sequence[_Option], natural: int) -> 
     return need * per > share * len(items.jokers)
 
 
+def _go_out_options(
+    items: _Items, counts: dict[Face, int], jokers: int, table: Sequence[Meld], rules: Rules, needs: int
+) -> tuple[list[_Option], list[int]]:
+    """The options going out searches (new melds, lay-offs on ``table``), and how many jokers
+    alone each table meld can take."""
+    # A run whose joker stands in for a held card that nothing else can take (no other meld of
+    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
+    # instead (tried first: it costs more) does as well, so where a joker may be the last
+    # discard such runs need not be tried.
+    stand_ins: Iterable[Face] | None = None
+    if (
+        rules.options.joker_discard_allowed
+        and rules.options.joker_final_discard_allowed
+        and not items.taken_joker
+    ):
+        stand_ins = _stand_ins(counts, rules)
+    joker_room = [0] * len(table)
+    layoffs: list[_Option] = []
+    if table:
+        layoffs, joker_room = _layoff_options(items, table, rules)
+        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
+            laid_off = 0
+            for opt in layoffs:
+                laid_off |= opt.mask
+            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
+    return items.meld_options(counts, jokers, needs, stand_ins) + layoffs, joker_room
+
+
+def _placements(options: Iterable[_Option]) -> tuple[int, int, int]:
+    """Items in at least one option, in at least four, and in an option without jokers."""
+    once = twice = thrice = more = natural = 0
+    for opt in options:
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+        if not opt.jokers:
+            natural |= mask
+    return once, more, natural
+
+
+def _cannot_place(items: _Items, options: Sequence[_Option], once: int, natural: int) -> bool:
+    """Whether, whatever the discard, some card is left that no option can place: two cards (or
+    both copies of one) that no option places, or too few jokers (:func:`_too_few_jokers`)."""
+    stuck = items.ones & ~once
+    return bool(stuck & (stuck - 1) or stuck & items.twos) or _too_few_jokers(items, options, natural)
+
+
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
     if rules.variant is Variant.SIMPLE:
         return _RUN | _SET
@@ -1207,45 +1256,15 @@ def going_out(
         raise ValueError("the taken card is not in the hand")
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
-    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
-    if _hopeless(items, table if layoffs_allowed else (), rules):
+    lay_on = table if rules.variant is not Variant.SIMPLE else ()  # the melds lay-offs may go to
+    if _hopeless(items, lay_on, rules):
         return None  # most hands end here, before any option is built
     needs = _go_out_needs(rules, opened, freed)
-    # A run whose joker stands in for a held card that nothing else can take (no other meld of
-    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
-    # instead (tried first: it costs more) does as well, so where a joker may be the last
-    # discard such runs need not be tried.
-    stand_ins: Iterable[Face] | None = None
-    if (
-        rules.options.joker_discard_allowed
-        and rules.options.joker_final_discard_allowed
-        and not items.taken_joker
-    ):
-        stand_ins = _stand_ins(counts, rules)
-    joker_room = [0] * len(table)
-    layoffs: list[_Option] = []
-    if layoffs_allowed:
-        layoffs, joker_room = _layoff_options(items, table, rules)
-        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
-            laid_off = 0
-            for opt in layoffs:
-                laid_off |= opt.mask
-            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
-    options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
-    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
-    natural = 0  # items in an option without jokers
-    for opt in options:
-        mask = opt.mask
-        more |= thrice & mask
-        thrice |= twice & mask
-        twice |= once & mask
-        once |= mask
-        if not opt.jokers:
-            natural |= mask
+    options, joker_room = _go_out_options(items, counts, jokers, lay_on, rules, needs)
+    once, more, natural = _placements(options)
     # Every card but the discard must be placed: with two that no option places (or both
-    # copies of one), no discard can help. Most hands end here, before any search.
-    stuck = items.ones & ~once
-    if stuck & (stuck - 1) or stuck & items.twos or _too_few_jokers(items, options, natural):
+    # copies of one), or too few jokers for the cards only jokers help place, no discard can help.
+    if _cannot_place(items, options, once, natural):
         return None
     coverable = once
     by_low = items.by_low(options)
