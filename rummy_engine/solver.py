@@ -430,7 +430,9 @@ class _Option(NamedTuple):
     bound: int  # upper value of its natural items, as counted by the search's bound
     flags: int
     kind: MeldKind
-    faces: tuple[Face | None, ...]  # submission order, None for a joker (unless ``run`` is set)
+    # Submission order, None for a joker (unless ``run`` is set); for a lay-off, the held faces
+    # of its group in order, a superset of those it lays.
+    faces: tuple[Face | None, ...]
     run: tuple[_Window, tuple[int, ...]] | None = None  # a run's window and joker indexes
     table: int | None = None
 
@@ -973,6 +975,11 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
             bits = [bit_of.get(c, 0) for c in codes]
             missing = [k for k, c in enumerate(codes) if c not in held]
             present = [k for k, c in enumerate(codes) if c in held]
+            full = sum(bits)
+            # The held faces of the group, in order: its options' faces (each lays some of them;
+            # realise only orders the laid cards by them).
+            faces = tuple(held[codes[k]] for k in present)
+            takes_taken = taken_code in codes
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
             above = len(codes) - below
@@ -982,18 +989,16 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
                 if (own_runs and not used) or used == len(codes) or not ok(naturals + len(codes) - used, on_meld + used):
                     continue
                 for swapped in itertools.combinations(present, extra):
-                    at = (*missing, *swapped)
-                    added = [c for k, c in enumerate(codes) if k not in at]
-                    if taken_code in codes:  # the taken card or its twin: one or two masks
-                        masks = items.masks(added)
+                    if takes_taken:  # the taken card or its twin: one or two masks
+                        at = (*missing, *swapped)
+                        masks = items.masks([c for k, c in enumerate(codes) if k not in at])
                     else:
-                        masks = [sum(bits) - sum(bits[k] for k in swapped)]
+                        masks = [full - sum(bits[k] for k in swapped)]
                     for mask in masks:
                         if (mask, used) in seen:
                             continue
                         seen.add((mask, used))
                         # No flags: going out checks the taken card by covering it.
-                        faces = tuple(held[c] for c in added)
                         options.append(_Option(mask, used, 0, 0, 0, meld.kind, faces, None, t))
     return options, joker_room
 
