@@ -26,7 +26,10 @@ How the search works, and why it is fast enough in pure Python:
 * Options that can never be part of the answer are not generated: a run whose joker stands in
   for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
   of natural cards that make runs of their own. Going out gives up before searching when two
-  cards fit no option, and fails a cover as soon as a card that few options place has none left.
+  cards fit no option, or when the cards that only an option with jokers can place outnumber
+  what the jokers can carry (four per joker at most, :func:`_hopeless`); most hands are refused
+  so by bit tests per card before any option is built, the rest by the same counts made exactly
+  on the options. It fails a cover as soon as a card that few options place has none left.
 * The inner loops use ints (face codes, item bits, position bits of a suit) and tuples; faces,
   cards and melds are only built for the answer. ``benchmarks/bench_solver.py`` times all this.
 """
