@@ -736,4 +736,3 @@ def test_quick_refusal_only_where_the_options_refuse(
         assert (opt.mask & ~natural).bit_count() <= 4 * opt.jokers
     if _hopeless(items, lay_on, rules):
         assert _cannot_place(items, options, once, natural)
-        assert going_out(hand, rules, lay_on, opened=True, taken=taken) is None
