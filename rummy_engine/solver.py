@@ -26,7 +26,10 @@ How the search works, and why it is fast enough in pure Python:
 * Options that can never be part of the answer are not generated: a run whose joker stands in
   for a held card that no other meld (or lay-off) could take (:func:`_stand_ins`), and a lay-off
   of natural cards that make runs of their own. Going out gives up before searching when two
-  cards fit no option, and fails a cover as soon as a card that few options place has none left.
+  cards fit no option, or when the cards that only an option with jokers can place outnumber
+  what the jokers can carry (four per joker at most, :func:`_hopeless`); most hands are refused
+  so by bit tests per card before any option is built, the rest by the same counts made exactly
+  on the options. It fails a cover as soon as a card that few options place has none left.
 * The inner loops use ints (face codes, item bits, position bits of a suit) and tuples; faces,
   cards and melds are only built for the answer. ``benchmarks/bench_solver.py`` times all this.
 """
@@ -430,7 +433,9 @@ class _Option(NamedTuple):
     bound: int  # upper value of its natural items, as counted by the search's bound
     flags: int
     kind: MeldKind
-    faces: tuple[Face | None, ...]  # submission order, None for a joker (unless ``run`` is set)
+    # Submission order, None for a joker (unless ``run`` is set); for a lay-off, the held faces
+    # of its group in order, a superset of those it lays.
+    faces: tuple[Face | None, ...]
     run: tuple[_Window, tuple[int, ...]] | None = None  # a run's window and joker indexes
     table: int | None = None
 
@@ -973,6 +978,11 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
             bits = [bit_of.get(c, 0) for c in codes]
             missing = [k for k, c in enumerate(codes) if c not in held]
             present = [k for k, c in enumerate(codes) if c in held]
+            full = sum(bits)
+            # The held faces of the group, in order: its options' faces (each lays some of them;
+            # realise only orders the laid cards by them).
+            faces = tuple(held[codes[k]] for k in present)
+            takes_taken = taken_code in codes
             # Natural cards that make runs of their own on each side they extend (none, or 3+)
             # are better laid as those runs: the same cards placed, the table meld still free.
             above = len(codes) - below
@@ -982,18 +992,16 @@ def _layoff_options(items: _Items, table: Sequence[Meld], rules: Rules) -> tuple
                 if (own_runs and not used) or used == len(codes) or not ok(naturals + len(codes) - used, on_meld + used):
                     continue
                 for swapped in itertools.combinations(present, extra):
-                    at = (*missing, *swapped)
-                    added = [c for k, c in enumerate(codes) if k not in at]
-                    if taken_code in codes:  # the taken card or its twin: one or two masks
-                        masks = items.masks(added)
+                    if takes_taken:  # the taken card or its twin: one or two masks
+                        at = (*missing, *swapped)
+                        masks = items.masks([c for k, c in enumerate(codes) if k not in at])
                     else:
-                        masks = [sum(bits) - sum(bits[k] for k in swapped)]
+                        masks = [full - sum(bits[k] for k in swapped)]
                     for mask in masks:
                         if (mask, used) in seen:
                             continue
                         seen.add((mask, used))
                         # No flags: going out checks the taken card by covering it.
-                        faces = tuple(held[c] for c in added)
                         options.append(_Option(mask, used, 0, 0, 0, meld.kind, faces, None, t))
     return options, joker_room
 
@@ -1059,6 +1067,167 @@ def _additions(
                 yield (*below_codes, *above_codes), below
 
 
+# Going out needs every card but the discard placed. A card no meld without jokers can take (no
+# natural run or set of the hand, no lay-off of natural cards) needs a joker's help, and one
+# option places at most four such cards per joker it holds: between and beside its jokers, three
+# natural cards in a row would make a natural run of their own (a run with j jokers has j + 1
+# such stretches of at most 2, and 2 (j + 1) <= 4 j), a set with a joker holds at most two
+# naturals (three would be a natural set), and a lay-off's natural cards next to the table meld
+# are a natural lay-off, the others stretches beyond a joker. So when the cards that need
+# jokers, but one, outnumber four per joker, no plan exists.
+_PER_JOKER = 4
+
+
+def _hopeless(items: _Items, table: Sequence[Meld], rules: Rules) -> bool:
+    """Whether cheap tests prove that no way to go out exists, before any option is built.
+
+    Per card, bit tests say whether some meld without jokers may take it (three held in a row
+    in its suit, three suits of its rank, a natural lay-off on ``table``) or some option at all
+    (another held rank of its suit within reach of the jokers, two suits of its rank, a lay-off
+    across at most that many missing cards). Both answers err towards "yes", so this returns
+    True only where the exact tests of :func:`going_out` (two cards that no option places, or
+    :func:`_too_few_jokers`) would fail too: the answer is the same, only found sooner.
+    """
+    jokers = len(items.jokers)
+    reach = min(_max_jokers(rules), jokers)  # missing cards one meld can bridge with jokers
+    top = HIGH_ACE if rules.ace_mode is AceMode.LOW_HIGH else 13
+    valid = -1 if rules.ace_mode is AceMode.WRAP else ((1 << top) - 1) << 13  # positions 1 .. top
+    lines = [0, 0, 0, 0]  # per suit, the held positions as in _position_bits
+    suits = [0] * 14  # per rank, how many suits are held
+    for code in items.face_of:
+        lines[code >> 4] |= _AT[code & 15]
+        suits[code & 15] += 1
+    runs, near = [], []  # per suit: positions in three held in a row; within reach of another
+    for line in lines:
+        line &= valid
+        row = line & line >> 1 & line >> 2
+        runs.append(row | row << 1 | row << 2)
+        spread = 0
+        for k in range(1, min(reach + 1, 12) + 1) if reach else ():
+            spread |= line << k | line >> k
+        near.append(spread)
+    natural: set[int] = set()
+    placed: set[int] = set()
+    if table:
+        _layoff_reach(table, items.face_of, reach, rules.ace_mode, natural, placed)
+    held = [(code, 2 if bit & items.twos else 1) for code, bit in items.bit.items()]
+    if items.taken_item >= 0:
+        held.append((items.taken_code, 1))
+    need = stuck = 0
+    for code, copies in held:
+        at, suit, rank = _AT[code & 15], code >> 4, code & 15
+        if runs[suit] & at or suits[rank] >= 3 or code in natural:
+            continue
+        need += copies
+        if not (near[suit] & at or (reach and suits[rank] == 2) or code in placed):
+            stuck += copies
+    return stuck > 1 or need - 1 > _PER_JOKER * jokers
+
+
+# Per rank, its positions as bits (as in _position_bits): p, p - 13 and p + 13, shifted by 12.
+_AT = tuple((1 << (rank - 1)) | (1 << (rank + 12)) | (1 << (rank + 25)) if rank else 0 for rank in range(14))
+
+
+def _layoff_reach(
+    table: Sequence[Meld], held: Container[int], reach: int, mode: AceMode, natural: set[int], placed: set[int]
+) -> None:
+    """Add the held faces (codes) a lay-off of natural cards may take to ``natural``, and those a
+    lay-off with up to ``reach`` jokers may take to ``placed``."""
+    floor = -(10**6) if mode is AceMode.WRAP else 1
+    top = 10**6 if mode is AceMode.WRAP else (HIGH_ACE if mode is AceMode.LOW_HIGH else 13)
+    for meld in table:
+        room = (4 if meld.is_set else MAX_RUN) - len(meld.cards)
+        if not room:
+            continue
+        if meld.is_set:
+            present = {f.suit for f in meld.stands_for}
+            rank = meld.rank
+            natural.update(_SUIT_INDEX[s] * 16 + rank for s in Suit if s not in present)
+            continue
+        base = _SUIT_INDEX[meld.suit] * 16
+        for start, step in ((meld.positions[0], -1), (meld.positions[-1], 1)):
+            gaps = 0
+            for k in range(1, room + 1):
+                pos = start + step * k
+                if not floor <= pos <= top:
+                    break
+                code = base + _rank_of(pos)
+                if code not in held:
+                    gaps += 1
+                    if gaps > reach:
+                        break
+                elif gaps:
+                    placed.add(code)
+                else:
+                    natural.add(code)
+
+
+def _too_few_jokers(items: _Items, options: Sequence[_Option], natural: int) -> bool:
+    """The exact form of :func:`_hopeless`'s count: whether the cards that no option without
+    jokers places (``natural`` are those it does), but one, are more than the options with
+    jokers can place with the hand's jokers (each option at most its own share per joker)."""
+    lacking = items.ones & ~natural
+    need = lacking.bit_count() + (lacking & items.twos).bit_count() - 1
+    if need <= 0:
+        return False
+    share, per = 0, 1  # the best ratio of such cards placed to jokers used, as share / per
+    for opt in options:
+        if opt.jokers:
+            c = (opt.mask & lacking).bit_count()
+            if c * per > share * opt.jokers:
+                share, per = c, opt.jokers
+    return need * per > share * len(items.jokers)
+
+
+def _go_out_options(
+    items: _Items, counts: dict[Face, int], jokers: int, table: Sequence[Meld], rules: Rules, needs: int
+) -> tuple[list[_Option], list[int]]:
+    """The options going out searches (new melds, lay-offs on ``table``), and how many jokers
+    alone each table meld can take."""
+    # A run whose joker stands in for a held card that nothing else can take (no other meld of
+    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
+    # instead (tried first: it costs more) does as well, so where a joker may be the last
+    # discard such runs need not be tried.
+    stand_ins: Iterable[Face] | None = None
+    if (
+        rules.options.joker_discard_allowed
+        and rules.options.joker_final_discard_allowed
+        and not items.taken_joker
+    ):
+        stand_ins = _stand_ins(counts, rules)
+    joker_room = [0] * len(table)
+    layoffs: list[_Option] = []
+    if table:
+        layoffs, joker_room = _layoff_options(items, table, rules)
+        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
+            laid_off = 0
+            for opt in layoffs:
+                laid_off |= opt.mask
+            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
+    return items.meld_options(counts, jokers, needs, stand_ins) + layoffs, joker_room
+
+
+def _placements(options: Iterable[_Option]) -> tuple[int, int, int]:
+    """Items in at least one option, in at least four, and in an option without jokers."""
+    once = twice = thrice = more = natural = 0
+    for opt in options:
+        mask = opt.mask
+        more |= thrice & mask
+        thrice |= twice & mask
+        twice |= once & mask
+        once |= mask
+        if not opt.jokers:
+            natural |= mask
+    return once, more, natural
+
+
+def _cannot_place(items: _Items, options: Sequence[_Option], once: int, natural: int) -> bool:
+    """Whether, whatever the discard, some card is left that no option can place: two cards (or
+    both copies of one) that no option places, or too few jokers (:func:`_too_few_jokers`)."""
+    stuck = items.ones & ~once
+    return bool(stuck & (stuck - 1) or stuck & items.twos) or _too_few_jokers(items, options, natural)
+
+
 def _go_out_needs(rules: Rules, opened: bool, freed: bool) -> int:
     if rules.variant is Variant.SIMPLE:
         return _RUN | _SET
@@ -1095,40 +1264,15 @@ def going_out(
         raise ValueError("the taken card is not in the hand")
     items = _Items(cards, taken, rules)
     counts, jokers = _face_counts(cards)
+    lay_on = table if rules.variant is not Variant.SIMPLE else ()  # the melds lay-offs may go to
+    if _hopeless(items, lay_on, rules):
+        return None  # most hands end here, before any option is built
     needs = _go_out_needs(rules, opened, freed)
-    # A run whose joker stands in for a held card that nothing else can take (no other meld of
-    # the hand, no lay-off) only helps by leaving that card to discard; discarding the joker
-    # instead (tried first: it costs more) does as well, so where a joker may be the last
-    # discard such runs need not be tried.
-    stand_ins: Iterable[Face] | None = None
-    if (
-        rules.options.joker_discard_allowed
-        and rules.options.joker_final_discard_allowed
-        and not items.taken_joker
-    ):
-        stand_ins = _stand_ins(counts, rules)
-    layoffs_allowed = rules.variant is not Variant.SIMPLE and bool(table)
-    joker_room = [0] * len(table)
-    layoffs: list[_Option] = []
-    if layoffs_allowed:
-        layoffs, joker_room = _layoff_options(items, table, rules)
-        if stand_ins is not None:  # a card a lay-off can take may be left out of a run
-            laid_off = 0
-            for opt in layoffs:
-                laid_off |= opt.mask
-            stand_ins = [*stand_ins, *(items.faces[i] for i in _bits(laid_off))]
-    options = items.meld_options(counts, jokers, needs, stand_ins) + layoffs
-    once = twice = thrice = more = 0  # items in at least 1, 2, 3, 4 options
-    for opt in options:
-        mask = opt.mask
-        more |= thrice & mask
-        thrice |= twice & mask
-        twice |= once & mask
-        once |= mask
+    options, joker_room = _go_out_options(items, counts, jokers, lay_on, rules, needs)
+    once, more, natural = _placements(options)
     # Every card but the discard must be placed: with two that no option places (or both
-    # copies of one), no discard can help. Most hands end here, before any search.
-    stuck = items.ones & ~once
-    if stuck & (stuck - 1) or stuck & items.twos:
+    # copies of one), or too few jokers for the cards only jokers help place, no discard can help.
+    if _cannot_place(items, options, once, natural):
         return None
     coverable = once
     by_low = items.by_low(options)

@@ -24,6 +24,13 @@ from rummy_engine.rules import AceMode, JokerLimit, Rules, Variant
 from rummy_engine.solver import (
     GoOutPlan,
     Opening,
+    _cannot_place,
+    _face_counts,
+    _go_out_options,
+    _hopeless,
+    _Items,
+    _placements,
+    _sorted_hand,
     best_opening,
     extension_targets,
     find_melds,
@@ -645,3 +652,87 @@ def test_best_opening_of_dealt_hands_matches_the_exact_program(hand: list[Card],
     assert (opening.value if opening else None) == reference_opening_value(hand, rules, threshold)
     if opening is not None:
         assert_valid_opening(opening, hand, rules, threshold)
+
+
+WIDE_TABLE = [
+    "3h 4h 5h", "5s 5h 5d", "Qc Kc Ac", "2d JK 4d", "8s 9s 10s Js", "Kh Ks Kd", "6c 7c 8c", "9d 10d Jd Qd Kd"
+]
+R51_LOW_ONLY = R51.with_options(ace_mode=AceMode.LOW_ONLY)
+R51_WRAP = R51.with_options(ace_mode=AceMode.WRAP)
+R51_MANY = R51.with_options(max_jokers_per_meld=JokerLimit.UNLIMITED_IF_NATURALS_GT_JOKERS)
+
+
+def _table(rules: Rules, texts: Sequence[str]) -> list[Meld]:
+    """Table melds of copy-1 cards (jokers numbered past the hand's), skipping those the Ace mode
+    refuses."""
+    table: list[Meld] = []
+    for text in texts:
+        group = [c if not c.is_joker else Card(0, None, 3) for c in cards(text, 1)]
+        try:
+            table.append(make_meld(group, rules))
+        except InvalidMeld:  # Q-K-A under ace_mode=low_only
+            continue
+    return table
+
+
+@st.composite
+def sparse_positions(draw: st.DrawFn, rules: Rules) -> tuple[list[Card], list[Meld], Card | None]:
+    """Up to 9 cards over every rank (two of them may be jokers) and up to three table melds: the
+    hands where few cards fit a meld, so going out is mostly refused before any search."""
+    texts = draw(st.lists(st.sampled_from(WIDE_TABLE), unique=True, max_size=3))
+    table = [] if rules.variant is Variant.SIMPLE else _table(rules, texts)
+    on_table = {c for m in table for c in m.cards}
+    naturals = [c for c in make_deck(2, 0) if c not in on_table]
+    picked = draw(st.lists(st.sampled_from(naturals), min_size=2, max_size=7, unique=True))
+    hand = [*picked, *(Card(0, None, n) for n in range(draw(st.integers(0, 2))))]
+    taken = draw(st.none() | st.sampled_from(hand))
+    return hand, table, taken
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [R51, R71, SIMPLE, R51_TWO, R51_LOW_ONLY, R51_WRAP],
+    ids=["r51", "r71", "simple", "r51_two_jokers", "low_only", "wrap"],
+)
+@_SETTINGS
+@given(data=st.data())
+def test_going_out_of_sparse_hands_matches_reference(rules: Rules, data: st.DataObject) -> None:
+    """The quick refusals (two cards that fit nothing, too few jokers for the cards only jokers
+    help place) against the brute-force reference, on hands where they decide most answers."""
+    hand, table, taken = data.draw(sparse_positions(rules))
+    opened = rules.has_opening and data.draw(st.booleans())
+    plan = going_out(hand, rules, table, opened=opened, taken=taken)
+    discards = reference_going_out(hand, rules, table, opened, False, taken)
+    assert (plan is None) == (not discards)
+    if plan is not None:
+        assert_valid_plan(plan, hand, rules, table, opened=opened, taken=taken)
+        best = max(penalty_value(d) for d in discards if d is not None)
+        assert plan.discard is not None and penalty_value(plan.discard) == best
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    hand=dealt_hands(),
+    size=st.integers(3, 16),
+    texts=st.lists(st.sampled_from(WIDE_TABLE), unique=True, max_size=6),
+    rules=st.sampled_from([R51, R71, SIMPLE, R51_TWO, R51_LOW_ONLY, R51_WRAP, R51_MANY]),
+    data=st.data(),
+)
+def test_quick_refusal_only_where_the_options_refuse(
+    hand: list[Card], size: int, texts: list[str], rules: Rules, data: st.DataObject
+) -> None:
+    """Before building options, going out refuses a hand from per-card bit tests
+    (``_hopeless``); that must happen only where the exact tests on the options refuse it too,
+    on dealt hands of any size. The bound it rests on is checked as well: an option places at
+    most four cards per joker that no option without jokers places."""
+    hand = hand[-size:]  # keeps the jokers, which come last
+    taken = data.draw(st.none() | st.sampled_from(hand))
+    lay_on = [] if rules.variant is Variant.SIMPLE else _table(rules, texts)
+    items = _Items(_sorted_hand(hand), taken, rules)
+    counts, jokers = _face_counts(hand)
+    options, _ = _go_out_options(items, counts, jokers, lay_on, rules, 0)
+    once, _, natural = _placements(options)
+    for opt in options:
+        assert (opt.mask & ~natural).bit_count() <= 4 * opt.jokers
+    if _hopeless(items, lay_on, rules):
+        assert _cannot_place(items, options, once, natural)
