@@ -19,7 +19,7 @@ def simcord_bot(postgres_url: str) -> RummyBot:
     return make_bot(postgres_url)
 
 
-@pytest.mark.parametrize("step", [1, 3, 5])
+@pytest.mark.parametrize("step", [1, 2, 3])
 async def test_a_crash_after_a_discard_heals_at_restart_on_postgres(
     world: World, postgres_url: str, step: int
 ) -> None:
@@ -52,6 +52,7 @@ async def test_restart_mid_turn_keeps_buttons_working_on_postgres(
     await world.env.restart_bot(make_bot(postgres_url))
     await old.close()
     drew = await alice.click(table_message, label="Draw")
-    assert drew.acknowledged and drew.ephemeral
+    # The table's own button: the table is updated, the new hand is a private follow-up.
+    assert drew.acknowledged and drew.followups and all(f.ephemeral for f in drew.followups)
     game = (await world.table()).require_game()
     assert game.phase is Phase.PLAY and len(game.hands[0]) == 12
