@@ -20,6 +20,8 @@ FONT_PATH = (
 
 #: Label renderings kept by :meth:`Fonts.mask` (a few hundred are in use; each is a few KB).
 MASKS_KEPT = 2048
+#: A label rendering's key: pixel size, text, anchor, sub-pixel start.
+MaskKey = tuple[int, str, str, tuple[float, float]]
 
 
 class Fonts:
@@ -30,7 +32,7 @@ class Fonts:
             raise FileNotFoundError(f"render font missing: {path}")
         self._path = path
         self._by_size: dict[int, ImageFont.FreeTypeFont] = {}
-        self._masks: dict[tuple[int, str, str, tuple[float, float]], tuple[Any, tuple[int, int]]] = {}
+        self._masks: dict[MaskKey, tuple[Any, tuple[int, int]]] = {}
 
     def get(self, size: int) -> ImageFont.FreeTypeFont:
         """The font at ``size`` pixels."""

@@ -269,9 +269,8 @@ def _draw_piles(
     stock_text = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
     stock = fit(font, stock_text, size.width + 30)
     stock_right = x + size.width // 2 + 2 + font.getlength(stock) / 2
-    label_text(
-        draw, fonts, PILE_LABEL_PX, (x + size.width // 2 + 2, y + size.height + 20), stock, TEXT, "mm"
-    )
+    stock_xy = (x + size.width // 2 + 2, y + size.height + 20)
+    label_text(draw, fonts, PILE_LABEL_PX, stock_xy, stock, TEXT, "mm")
     x += size.width + 38
     if scene.discard_top is not None:
         if scene.discard_count > 1:

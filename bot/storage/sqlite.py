@@ -327,7 +327,7 @@ class SqliteStore:
         thread (a queue, a wake-up, a self-pipe write back), and a move's writes took about 20 of
         them. ``body`` gets the plain ``sqlite3`` connection, inside ``BEGIN IMMEDIATE``, and
         must not await. It uses aiosqlite's ``_execute`` (queue a function on its thread), the
-        one way to run several statements per hop; ``tests/test_storage*.py`` cover it.
+        one way to run several statements per hop (``tests/test_storage.py`` covers each write).
         """
         relaxed = not durable and self._synchronous == "FULL"
         synchronous = self._synchronous
