@@ -144,12 +144,18 @@ class Card:
 
     @classmethod
     def from_key(cls, key: str) -> Card:
-        text, _, copy = key.rpartition(".")
-        face = parse_face(text)
-        return cls(face.rank, face.suit, int(copy))
+        return _card_from_key(key)
 
     def __str__(self) -> str:
         return self.pretty
+
+
+@functools.lru_cache(maxsize=512)
+def _card_from_key(key: str) -> Card:
+    """Cached: a stored game names its ~100 cards by key at every load, and cards are frozen."""
+    text, _, copy = key.rpartition(".")
+    face = parse_face(text)
+    return Card(face.rank, face.suit, int(copy))
 
 
 def sort_key(card: Card | Face) -> tuple[int, int]:

@@ -7,6 +7,7 @@ all means the position was edited or corrupted, and playing on would hide the da
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from rummy_engine.cards import Card, make_deck, sort_key
@@ -17,6 +18,13 @@ Zone = tuple[str, Sequence[Card]]
 """A place cards lie in, named for the error message ("seat 1's hand"), and its cards."""
 
 
+@functools.lru_cache(maxsize=16)
+def _deck(packs: int, jokers: int) -> tuple[tuple[Card, ...], frozenset[Card]]:
+    """The deck in order and as a set, built once per variant (checked at every game load)."""
+    deck = tuple(make_deck(packs, jokers))
+    return deck, frozenset(deck)
+
+
 def check_conservation(zones: Sequence[Zone], rules: Rules) -> None:
     """Raise :class:`InvalidPosition` unless ``zones`` hold every card of the deck exactly once.
 
@@ -24,8 +32,7 @@ def check_conservation(zones: Sequence[Zone], rules: Rules) -> None:
     (in two places, or twice in one), ``position.missing_cards`` (nowhere). The first problem
     found is reported, in that order.
     """
-    deck = make_deck(rules.spec.packs, rules.spec.jokers)
-    known = set(deck)
+    deck, known = _deck(rules.spec.packs, rules.spec.jokers)
     where: dict[Card, list[str]] = {}
     for name, cards in zones:
         for card in cards:

@@ -9,12 +9,19 @@ The BASIC layout engine is forced so that the presence of libraqm does not chang
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
 FONT_PATH = (
     Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaVuSansCondensed-Bold.ttf"
 )
+
+
+#: Label renderings kept by :meth:`Fonts.mask` (a few hundred are in use; each is a few KB).
+MASKS_KEPT = 2048
+#: A label rendering's key: pixel size, text, anchor, sub-pixel start.
+MaskKey = tuple[int, str, str, tuple[float, float]]
 
 
 class Fonts:
@@ -25,6 +32,7 @@ class Fonts:
             raise FileNotFoundError(f"render font missing: {path}")
         self._path = path
         self._by_size: dict[int, ImageFont.FreeTypeFont] = {}
+        self._masks: dict[MaskKey, tuple[Any, tuple[int, int]]] = {}
 
     def get(self, size: int) -> ImageFont.FreeTypeFont:
         """The font at ``size`` pixels."""
@@ -33,3 +41,21 @@ class Fonts:
             font = ImageFont.truetype(str(self._path), size, layout_engine=ImageFont.Layout.BASIC)
             self._by_size[size] = font
         return font
+
+    def mask(
+        self, size: int, text: str, anchor: str, start: tuple[float, float]
+    ) -> tuple[Any, tuple[int, int]]:
+        """FreeType's rendering of one short label (its coverage mask and offset), kept.
+
+        Why: the same labels (the numbers under a hand's cards, seat counts) are drawn in every
+        picture, and rasterising them was a tenth of a picture's time. At most ``MASKS_KEPT``
+        are kept; the cache starts again when full.
+        """
+        key = (size, text, anchor, start)
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            found = self.get(size).getmask2(text, "L", anchor=anchor, start=start)
+            self._masks[key] = found
+        return found

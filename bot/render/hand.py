@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from .fonts import Fonts
 from .layout import HandSlot, layout_hand, order_hand
-from .paint import fit, marker, paste
+from .paint import fit, label_text, marker, paste
 from .scene import HAND_LABELS, HandScene, label
 from .sprites import CardSprites
 from .theme import FELT, GOLD, HAND, TEXT, TEXT_DIM
@@ -59,7 +59,6 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
             anchor="mm",
         )
         return canvas
-    number_font = fonts.get(NUMBER_PX)
     for slot in slots:
         row_top = title_h + slot.row * row_h
         x = MARGIN + slot.x
@@ -73,12 +72,14 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
             )
             marker(draw, x + size.step // 2, y - 7, 26)
         paste(canvas, sprites.face(slot.card, size, scene.four_colour), (x, y))
-        draw.text(
+        label_text(
+            draw,
+            fonts,
+            NUMBER_PX,
             (x + size.step // 2 + 1, y + size.height + below - NUMBER_H // 2 + 1),
             str(slot.number),
-            font=number_font,
-            fill=GOLD if drawn else TEXT_DIM,
-            anchor="mm",
+            GOLD if drawn else TEXT_DIM,
+            "mm",
         )
     if by_melds:
         _draw_meld_bars(draw, slots, scene, title_h, row_h)

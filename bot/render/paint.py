@@ -6,6 +6,8 @@ look like one product, and keeps the per-image modules about layout rather than 
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image, ImageDraw, ImageFont
 
 from rummy_engine.cards import Face
@@ -63,6 +65,22 @@ def pill(
     """A rounded label background."""
     radius = (box[3] - box[1]) // 2
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def label_text(
+    draw: ImageDraw.ImageDraw,
+    fonts: Fonts,
+    size: int,
+    xy: tuple[float, float],
+    text: str,
+    fill: tuple[int, int, int],
+    anchor: str,
+) -> None:
+    """``draw.text`` for one line of a label drawn again and again, from :meth:`Fonts.mask`:
+    the same pixels (same mask, same position, same blending) without rasterising it again."""
+    x, y = xy
+    mask, (dx, dy) = fonts.mask(size, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
+    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, draw.draw.draw_ink(fill))
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:

@@ -18,7 +18,16 @@ from rummy_engine.cards import Face
 
 from .fonts import Fonts
 from .layout import fan_width, flow
-from .paint import badge, fit, joker_label_px, paste, pill, stands_for_label, text_width
+from .paint import (
+    badge,
+    fit,
+    joker_label_px,
+    label_text,
+    paste,
+    pill,
+    stands_for_label,
+    text_width,
+)
 from .scene import TABLE_LABELS, SideScore, TableMeld, TableScene, label
 from .sprites import CardSprites
 from .theme import (
@@ -219,11 +228,10 @@ class _Header:
         turn_w = min(text_width(turn_font, turn), (WIDTH - 2 * MARGIN) // 2)
         turn = fit(turn_font, turn, turn_w)
         left = fit(title_font, left, WIDTH - 2 * MARGIN - turn_w - 40)
-        draw.text((MARGIN, 29), left, font=title_font, fill=TEXT, anchor="lm")
+        label_text(draw, fonts, TITLE_PX, (MARGIN, 29), left, TEXT, "lm")
         tw = text_width(turn_font, turn)
         pill(draw, (WIDTH - MARGIN - tw - 22, 13, WIDTH - MARGIN, 45), GOLD)
-        draw.text((WIDTH - MARGIN - 11, 30), turn, font=turn_font, fill=FELT_DARK, anchor="rm")
-        chip_font = fonts.get(CHIP_PX)
+        label_text(draw, fonts, 22, (WIDTH - MARGIN - 11, 30), turn, FELT_DARK, "rm")
         y = 56
         for row in self.chip_rows:
             x = MARGIN
@@ -232,7 +240,7 @@ class _Header:
                 colour = team_colour(side.colour_index)
                 pill(draw, (x, y, x + width, y + 30), FELT, colour, 2)
                 draw.ellipse((x + 9, y + 8, x + 23, y + 22), fill=colour)
-                draw.text((x + 30, y + 16), text, font=chip_font, fill=TEXT, anchor="lm")
+                label_text(draw, fonts, CHIP_PX, (x + 30, y + 16), text, TEXT, "lm")
                 x += width + 8
             y += 36
 
@@ -261,13 +269,8 @@ def _draw_piles(
     stock_text = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
     stock = fit(font, stock_text, size.width + 30)
     stock_right = x + size.width // 2 + 2 + font.getlength(stock) / 2
-    draw.text(
-        (x + size.width // 2 + 2, y + size.height + 20),
-        stock,
-        font=font,
-        fill=TEXT,
-        anchor="mm",
-    )
+    stock_xy = (x + size.width // 2 + 2, y + size.height + 20)
+    label_text(draw, fonts, PILE_LABEL_PX, stock_xy, stock, TEXT, "mm")
     x += size.width + 38
     if scene.discard_top is not None:
         if scene.discard_count > 1:
@@ -292,10 +295,10 @@ def _draw_piles(
     )
     centre, width = x + size.width // 2 + 2, font.getlength(discard)
     if left_limit <= centre - width / 2 and centre + width / 2 <= right_limit:
-        draw.text((centre, y + size.height + 20), discard, font=font, fill=TEXT, anchor="mm")
+        label_text(draw, fonts, PILE_LABEL_PX, (centre, y + size.height + 20), discard, TEXT, "mm")
     else:
         left = max(left_limit, min(centre - width / 2, right_limit - width))
-        draw.text((left, y + size.height + 20), discard, font=font, fill=TEXT, anchor="lm")
+        label_text(draw, fonts, PILE_LABEL_PX, (left, y + size.height + 20), discard, TEXT, "lm")
 
 
 SEATS_X = MARGIN + 2 * TABLE_L.width + 80
@@ -328,18 +331,16 @@ def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: i
         draw.rounded_rectangle(
             (cx, cy - 10, cx + 15, cy + 10), radius=3, fill=BACK, outline=TEXT, width=1
         )
-        draw.text((right - 10, cy + 1), count, font=font, fill=TEXT, anchor="rm")
+        label_text(draw, fonts, SEAT_PX, (right - 10, cy + 1), count, TEXT, "rm")
         name_right = cx - 10
         if seat.opened:
             ox = cx - 10 - opened_w
             pill(draw, (ox, cy - 10, ox + opened_w - 4, cy + 10), FELT_LINE)
-            draw.text(
-                (ox + (opened_w - 4) // 2, cy + 1), opened, font=small, fill=TEXT, anchor="mm"
-            )
+            label_text(draw, fonts, 16, (ox + (opened_w - 4) // 2, cy + 1), opened, TEXT, "mm")
             name_right = ox - 8
         name_x = SEATS_X + 22
         name = fit(font, seat.name, name_right - name_x)
-        draw.text(
-            (name_x, cy + 1), name, font=font, fill=GOLD if seat.is_turn else TEXT, anchor="lm"
+        label_text(
+            draw, fonts, SEAT_PX, (name_x, cy + 1), name, GOLD if seat.is_turn else TEXT, "lm"
         )
         y += 30

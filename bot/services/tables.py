@@ -156,6 +156,14 @@ class Played:
 GameFinished = Callable[[Table], Awaitable[None]]
 
 
+@dataclass
+class _TableLock:
+    """One table's lock and how many coroutines hold or await it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class TableService:
     """Lobbies and games over a :class:`~bot.storage.Store`.
 
@@ -177,13 +185,28 @@ class TableService:
         self.default_turn_timer = default_turn_timer
         self.gate = gate or InFlight()
         self._seed_source = seed_source
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, _TableLock] = {}
         self._open: dict[tuple[int, int], int] = {}
         self._on_game_finished = on_game_finished
 
-    def lock(self, table_id: int) -> asyncio.Lock:
-        """The lock serialising every change to one table (two fast clicks apply once)."""
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    @asynccontextmanager
+    async def lock(self, table_id: int) -> AsyncIterator[None]:
+        """Hold the lock serialising every change to one table (two fast clicks apply once).
+
+        The entry lives while someone holds or awaits it, so the map holds the tables changing
+        now, not every table the process ever served (it grew for the process's life).
+        """
+        entry = self._locks.get(table_id)
+        if entry is None:
+            entry = self._locks[table_id] = _TableLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[table_id]
 
     @asynccontextmanager
     async def _changing(self, table_id: int) -> AsyncIterator[Table]:

@@ -19,11 +19,12 @@ Why these choices:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 import aiosqlite
 
@@ -80,6 +81,7 @@ from bot.storage.queries import (
 
 Synchronous = Literal["FULL", "NORMAL", "EXTRA"]
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
@@ -141,6 +143,34 @@ def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
         f" AND (({column} >> {SHARD_SHIFT}) % ?) IN ({marks})",
         [shards.count, *shards.ids],
     )
+
+
+_DEADLINES_SQL = (
+    "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
+    "WHERE table_id = ? ORDER BY kind"
+)
+_UPSERT_REFS_SQL = """
+    INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp, revision)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (table_id, kind)
+    DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
+                  stamp = excluded.stamp, revision = excluded.revision
+"""
+
+
+def _ref_rows(refs: Sequence[MessageRef]) -> list[Row]:
+    return [(r.table_id, r.kind, r.channel_id, r.message_id, r.stamp, r.revision) for r in refs]
+
+
+def _claim(raw: sqlite3.Connection, deadline: Deadline) -> None:
+    """Inside a write: mark ``deadline`` fired, or raise DeadlineGone (rolls back)."""
+    row = raw.execute(
+        "UPDATE deadlines SET fired = 1 "
+        "WHERE table_id = ? AND kind = ? AND generation = ? AND fired = 0 RETURNING kind",
+        (deadline.table_id, deadline.kind, deadline.generation),
+    ).fetchone()
+    if row is None:
+        raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
 
 
 def _seat_from_row(r: Row) -> SeatRecord:
@@ -289,6 +319,41 @@ class SqliteStore:
                 if relaxed:
                     await conn.execute(f"PRAGMA synchronous = {self._synchronous}")
 
+    async def _transaction(
+        self, body: Callable[[sqlite3.Connection], T], *, durable: bool = True
+    ) -> T:
+        """Like :meth:`_write`, but the whole transaction runs in one hop to the database thread.
+
+        Why: every ``await conn.execute`` is a round trip between the event loop and aiosqlite's
+        thread (a queue, a wake-up, a self-pipe write back), and a move's writes took about 20 of
+        them. ``body`` gets the plain ``sqlite3`` connection, inside ``BEGIN IMMEDIATE``, and
+        must not await. It uses aiosqlite's ``_execute`` (queue a function on its thread), the
+        one way to run several statements per hop (``tests/test_storage.py`` covers each write).
+        """
+        relaxed = not durable and self._synchronous == "FULL"
+        synchronous = self._synchronous
+
+        def run(raw: sqlite3.Connection) -> T:
+            if relaxed:
+                raw.execute("PRAGMA synchronous = NORMAL")
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                try:
+                    result = body(raw)
+                    raw.execute("COMMIT")
+                except BaseException:
+                    if raw.in_transaction:
+                        raw.execute("ROLLBACK")
+                    raise
+            finally:
+                if relaxed:
+                    raw.execute(f"PRAGMA synchronous = {synchronous}")
+            return result
+
+        async with self._lock:
+            conn = self._connection()
+            return cast(T, await conn._execute(lambda: run(conn._conn)))
+
     async def _fetchone(
         self, conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()
     ) -> Row | None:
@@ -383,11 +448,11 @@ class SqliteStore:
         status = check_status(status)
         now = self._now()
         finished = now if status in CLOSED_STATUSES else None
-        async with self._write() as conn:
+
+        def body(raw: sqlite3.Connection) -> Row:
             if claim is not None:
-                await self._claim(conn, claim)
-            row = await self._fetchone(
-                conn,
+                _claim(raw, claim)
+            row: Row | None = raw.execute(
                 f"""
                 UPDATE tables SET status = ?, updated_at = ?, revision = revision + 1,
                                   finished_at = COALESCE(finished_at, ?),
@@ -396,10 +461,12 @@ class SqliteStore:
                 RETURNING {_TABLE_COLUMNS}
                 """,
                 (status, now, finished, reason, table_id),
-            )
+            ).fetchone()
             if row is None:
                 raise TableNotFound(table_id)
-        return _table_from_row(row)
+            return row
+
+        return _table_from_row(await self._transaction(body))
 
     async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
         return await self._set_table_column(table_id, "options", options_json)
@@ -527,10 +594,11 @@ class SqliteStore:
     ) -> int:
         new_status = None if status is None else check_status(status)
         now = self._now()
-        async with self._write() as conn:
-            row = await self._fetchone(
-                conn, "SELECT version, status FROM tables WHERE id = ?", (table_id,)
-            )
+
+        def body(raw: sqlite3.Connection) -> int:
+            row = raw.execute(
+                "SELECT version, status FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
             if row is None:
                 raise TableNotFound(table_id)
             current, current_status = int(row[0]), str(row[1])
@@ -539,20 +607,20 @@ class SqliteStore:
             if current != expected_version:
                 raise StaleVersion(table_id, expected_version, current)
             if claim is not None:
-                await self._claim(conn, claim)
+                _claim(raw, claim)
             if timeouts is not None:
-                await conn.execute(
+                raw.execute(
                     "UPDATE seats SET timeouts = ? WHERE table_id = ? AND seat = ?",
                     (timeouts[1], table_id, timeouts[0]),
                 )
             new_version = current + 1
-            await conn.execute(
+            raw.execute(
                 "INSERT INTO moves (table_id, seq, actor_id, action, events, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, new_version, actor_id, action_json, events_json, now),
             )
             finished = now if new_status in CLOSED_STATUSES else None
-            await conn.execute(
+            raw.execute(
                 """
                 UPDATE tables
                 SET snapshot = ?, version = ?, updated_at = ?, revision = revision + 1,
@@ -562,7 +630,9 @@ class SqliteStore:
                 """,
                 (snapshot_json, new_version, now, new_status, finished, table_id, current),
             )
-        return new_version
+            return new_version
+
+        return await self._transaction(body)
 
     async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
         async with self._read() as conn:
@@ -586,52 +656,39 @@ class SqliteStore:
 
     # --- deadlines ------------------------------------------------------------------
 
-    async def _claim(self, conn: aiosqlite.Connection, deadline: Deadline) -> None:
-        """Inside a write: mark ``deadline`` fired, or raise DeadlineGone (rolls back)."""
-        row = await self._fetchone(
-            conn,
-            "UPDATE deadlines SET fired = 1 "
-            "WHERE table_id = ? AND kind = ? AND generation = ? AND fired = 0 RETURNING kind",
-            (deadline.table_id, deadline.kind, deadline.generation),
-        )
-        if row is None:
-            raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
-
     async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
         # Without waiting for the fsync: a kill never loses it, the next move's commit syncs it,
         # and a power cut before that only makes the start-up arm the table's deadlines again.
         kinds = [d.kind for d in wanted]
-        async with self._write(durable=False) as conn:
-            placeholders = ", ".join("?" for _ in kinds) or "''"
-            await conn.execute(
+        placeholders = ", ".join("?" for _ in kinds) or "''"
+        rows = [(table_id, d.kind, _to_text(d.due_at), d.generation, d.seat) for d in wanted]
+
+        def body(raw: sqlite3.Connection) -> list[Deadline]:
+            raw.execute(
                 f"DELETE FROM deadlines WHERE table_id = ? AND kind NOT IN ({placeholders})",
                 (table_id, *kinds),
             )
-            for d in wanted:
-                await conn.execute(
-                    """
-                    INSERT INTO deadlines (table_id, kind, due_at, generation, seat, fired)
-                    VALUES (?, ?, ?, ?, ?, 0)
-                    ON CONFLICT (table_id, kind) DO UPDATE
-                    SET due_at = excluded.due_at, generation = excluded.generation,
-                        seat = excluded.seat, fired = 0
-                    WHERE excluded.generation != '' AND generation != excluded.generation
-                    """,
-                    (table_id, d.kind, _to_text(d.due_at), d.generation, d.seat),
-                )
-            return await self._deadlines(conn, table_id)
+            raw.executemany(
+                """
+                INSERT INTO deadlines (table_id, kind, due_at, generation, seat, fired)
+                VALUES (?, ?, ?, ?, ?, 0)
+                ON CONFLICT (table_id, kind) DO UPDATE
+                SET due_at = excluded.due_at, generation = excluded.generation,
+                    seat = excluded.seat, fired = 0
+                WHERE excluded.generation != '' AND generation != excluded.generation
+                """,
+                rows,
+            )
+            return [_deadline_from_row(r) for r in raw.execute(_DEADLINES_SQL, (table_id,))]
+
+        return await self._transaction(body, durable=False)
 
     async def get_deadlines(self, table_id: int) -> list[Deadline]:
         async with self._read() as conn:
             return await self._deadlines(conn, table_id)
 
     async def _deadlines(self, conn: aiosqlite.Connection, table_id: int) -> list[Deadline]:
-        rows = await self._fetchall(
-            conn,
-            "SELECT table_id, kind, due_at, generation, seat, fired FROM deadlines "
-            "WHERE table_id = ? ORDER BY kind",
-            (table_id,),
-        )
+        rows = await self._fetchall(conn, _DEADLINES_SQL, (table_id,))
         return [_deadline_from_row(r) for r in rows]
 
     async def next_deadlines(
@@ -652,8 +709,7 @@ class SqliteStore:
 
     async def claim_deadline(self, deadline: Deadline) -> bool:
         try:
-            async with self._write() as conn:
-                await self._claim(conn, deadline)
+            await self._transaction(lambda raw: _claim(raw, deadline))
         except DeadlineGone:
             return False
         return True
@@ -666,16 +722,7 @@ class SqliteStore:
 
     @staticmethod
     async def _upsert_refs(conn: aiosqlite.Connection, refs: Sequence[MessageRef]) -> None:
-        await conn.executemany(
-            """
-            INSERT INTO message_refs (table_id, kind, channel_id, message_id, stamp, revision)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (table_id, kind)
-            DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,
-                          stamp = excluded.stamp, revision = excluded.revision
-            """,
-            [(r.table_id, r.kind, r.channel_id, r.message_id, r.stamp, r.revision) for r in refs],
-        )
+        await conn.executemany(_UPSERT_REFS_SQL, _ref_rows(refs))
 
     async def get_message_refs(self, table_id: int) -> list[MessageRef]:
         async with self._read() as conn:
@@ -690,12 +737,16 @@ class SqliteStore:
     async def mark_published(
         self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
     ) -> None:
-        async with self._write(durable=False) as conn:
-            await self._upsert_refs(conn, refs)
-            await conn.execute(
+        rows = _ref_rows(refs)
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.executemany(_UPSERT_REFS_SQL, rows)
+            raw.execute(
                 "UPDATE tables SET published = MAX(published, ?) WHERE id = ?",
                 (revision, table_id),
             )
+
+        await self._transaction(body, durable=False)
 
     async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
         shard_sql, shard_params = _shard_filter("guild_id", shards)

@@ -20,6 +20,7 @@ The catalogues are loaded once at import and never change afterwards.
 
 from __future__ import annotations
 
+import functools
 import gettext
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -110,8 +111,12 @@ def normalise(locale: object) -> str:
     return language if language in SUPPORTED_LOCALES else DEFAULT_LOCALE
 
 
+@functools.lru_cache(maxsize=1024)
 def plural_category(locale: str, count: int) -> str:
-    """The CLDR plural category (``one``, ``other``…) of ``count`` in ``locale``."""
+    """The CLDR plural category (``one``, ``other``…) of ``count`` in ``locale``.
+
+    Cached: babel parses the locale at each call, and a move's texts ask dozens of times.
+    """
     try:
         return str(Locale.parse(locale).plural_form(abs(count)))
     except (ValueError, TypeError):

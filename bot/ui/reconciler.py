@@ -42,7 +42,7 @@ import discord
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
-from bot.storage import Deadline, MessageRef, PlayerPrefs, Shards, Store
+from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui.messages import (
     Draft,
@@ -174,7 +174,11 @@ class Reconciler:
             if pending.served >= ticket:
                 return
             pending.served = pending.requested
-            await self._pass(tid, pending)
+            closed = await self._pass(tid, pending)
+        if closed and pending.served == pending.requested and pending.retry is None:
+            # a closed table's messages are final: its state would be kept for the process's
+            # life (a later repost or heal reads what it needs from the store again)
+            self._pending.pop(tid, None)
 
     async def heal(self, shards: Shards | None = None) -> int:
         """Publish every table (of ``shards``' servers) with a change not yet shown (start-up);
@@ -203,7 +207,8 @@ class Reconciler:
 
     # -- one pass -------------------------------------------------------------------------------
 
-    async def _pass(self, tid: int, pending: _Pending) -> None:
+    async def _pass(self, tid: int, pending: _Pending) -> bool:
+        """One pass; True when it showed a closed (finished or cancelled) table."""
         try:
             async with self.gate:
                 table, events, actor_id = pending.newest, pending.events, pending.actor_id
@@ -219,17 +224,18 @@ class Reconciler:
                     table, refs, events, actor_id, prefs, deadlines, pending, fresh, interaction
                 )
         except ShuttingDown:
-            return
+            return False
         except (discord.HTTPException, OSError) as error:
             pending.refs = None
             self._retry_later(tid, pending, error)
-            return
+            return False
         except Exception as error:
             pending.refs = None
             log.exception("table %s: publishing failed unexpectedly", tid)
             self._retry_later(tid, pending, error)
-            return
+            return False
         pending.failures = 0
+        return table.record.status in CLOSED_STATUSES
 
     async def _refs(self, tid: int, pending: _Pending) -> dict[str, MessageRef]:
         """What the table's messages show: read once, then kept beside every write."""

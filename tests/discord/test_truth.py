@@ -135,6 +135,17 @@ async def test_cancelling_a_running_game_closes_the_table(world: World) -> None:
     assert late.followups[-1].content == "This table is already closed."
 
 
+async def test_a_closed_table_leaves_no_state_in_memory(world: World) -> None:
+    """The per-table maps hold the tables in play, not every table the process served."""
+    await scripted(world, "r51", "1v1", R51_HANDS, dealer=1)
+    alice, bob = world.players[:2]
+    await bob.slash(world.channel, "rummy discard", card="2s")
+    assert world.table_id in world.bot.reconciler._pending, "an open table keeps its state"
+    await alice.slash(world.channel, "rummy cancel")
+    assert world.table_id not in world.bot.reconciler._pending
+    assert not world.bot.tables._locks
+
+
 # -- input that does not fit ----------------------------------------------------------------------
 
 
