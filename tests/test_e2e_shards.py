@@ -19,7 +19,7 @@ from bot.storage import Store, TableRecord, make_store
 from rummy_engine import Game
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
-from tests.discord_emulator.models import EmuChannel, EmuUser
+from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 
 SHARDS = 2
@@ -109,10 +109,12 @@ async def test_two_shard_processes_share_one_database(
             await open_game(emu, there, carol, dave)
             seats_here = await seats_in(store, here, [alice, bob])
             seats_there = await seats_in(store, there, [carol, dave])
-            await discard(emu, store, here, seats_here)
             await discard(emu, store, there, seats_there)
-
+            await discard(emu, store, here, seats_here)
+            # Killed as soon as the move is acknowledged, maybe before Discord shows it.
             bots[0].send_signal(signal.SIGKILL)
+            acknowledged = (await table_in(store, here)).version
+            next_here = await current(store, here, seats_here)
             await asyncio.get_running_loop().run_in_executor(None, bots[0].wait, 20)
             await emu.wait_until(lambda: identified_live(emu) == {1}, what="shard 0's socket gone")
             with pytest.raises(AssertionError, match="no identified gateway session"):
@@ -125,8 +127,13 @@ async def test_two_shard_processes_share_one_database(
 
             bots[0] = start_shard(emu, db, tmp_path, 0)
             await connected(emu, 0, times=2)
-            game = await game_in(store, here)
-            assert game.hands[game.current], "the first server's game is where it was"
+            assert (await table_in(store, here)).version == acknowledged, "nothing lost"
+            turn = f"<@{next_here.id}> to play: draw a card."
+            await emu.wait_until(
+                lambda: any(turn in m.content for m in table_messages(emu, here)),
+                what="the restarted process shows the move made before the kill",
+                timeout=20,
+            )
             await (
                 await emu.slash(await current(store, here, seats_here), here, "rummy draw")
             ).followups(1)
@@ -143,6 +150,11 @@ async def test_two_shard_processes_share_one_database(
                 if bot.poll() is None:
                     bot.terminate()
                     await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
+
+
+def table_messages(emu: DiscordEmulator, channel: EmuChannel) -> list[StoredMessage]:
+    """The channel's public messages that still have buttons (the live table message)."""
+    return [m for m in emu.channel_messages(channel) if not m.ephemeral and m.components]
 
 
 def identified_live(emu: DiscordEmulator) -> set[int]:
