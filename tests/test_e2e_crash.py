@@ -77,9 +77,7 @@ def notices(emu: DiscordEmulator) -> list[StoredMessage]:
 async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step: int) -> None:
     db = tmp_path / "rummy.db"
     async with emulated_discord() as emu:
-        alice, bob = emu.add_user("alice"), emu.add_user("bob")
-        guild = emu.add_guild("Rummy Club", members=[alice, bob])
-        channel = emu.add_text_channel(guild, "rummy")
+        alice, bob, channel = emu.two_players()
         bot = start_bot(emu, db)
         try:
             await connected(emu, 1)

@@ -14,9 +14,7 @@ from tests.discord_emulator import emulated_discord
 
 async def test_short_game_over_http_and_websocket(tmp_path) -> None:
     async with emulated_discord() as emu:
-        alice, bob = emu.add_user("alice"), emu.add_user("bob")
-        guild = emu.add_guild("Rummy Club", members=[alice, bob])
-        channel = emu.add_text_channel(guild, "rummy")
+        alice, bob, channel = emu.two_players()
         bot = make_bot(tmp_path / "rummy.db")
         async with emu.running(bot):
             assert any(c["name"] == "rummy" for c in emu.synced_commands())
@@ -25,7 +23,7 @@ async def test_short_game_over_http_and_websocket(tmp_path) -> None:
             assert opened.response_type == 5 and welcome.flags & 64, "deferred first, then a private answer"
             await (await emu.slash(bob, channel, "rummy join")).followups(1)
             await (await emu.slash(alice, channel, "rummy start")).followups(1)
-            table = await bot.tables.in_channel(guild.id, channel.id)
+            table = await bot.tables.in_channel(channel.guild_id, channel.id)
             assert table is not None
             users = {alice.id: alice, bob.id: bob}
             rng = random.Random(3)

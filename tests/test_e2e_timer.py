@@ -29,9 +29,7 @@ async def test_a_real_process_reminds_then_plays_a_turn_that_timed_out_while_it_
 ) -> None:
     db = tmp_path / "rummy.db"
     async with emulated_discord() as emu:
-        alice, bob = emu.add_user("alice"), emu.add_user("bob")
-        guild = emu.add_guild("Rummy Club", members=[alice, bob])
-        channel = emu.add_text_channel(guild, "rummy")
+        alice, bob, channel = emu.two_players()
         bot = start_bot(emu, db)
         try:
             await connected(emu, 1)

@@ -83,16 +83,14 @@ def bot_calls(emu: DiscordEmulator, since: int) -> list[str]:
 @asynccontextmanager
 async def two_player_table(tmp_path: Path) -> AsyncIterator[Table]:
     async with emulated_discord() as emu:
-        alice, bob = emu.add_user("alice"), emu.add_user("bob")
-        guild = emu.add_guild("Rummy Club", members=[alice, bob])
-        channel = emu.add_text_channel(guild, "rummy")
+        alice, bob, channel = emu.two_players()
         bot = make_bot(tmp_path / "rummy.db")
         async with emu.running(bot):
             await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
             await (await emu.slash(bob, channel, "rummy join")).followups(1)
             await (await emu.slash(alice, channel, "rummy start")).followups(1)
             await quiet(emu)
-            found = await bot.tables.in_channel(guild.id, channel.id)
+            found = await bot.tables.in_channel(channel.guild_id, channel.id)
             assert found is not None
             table = Table(emu, bot, channel, (alice, bob), found.id)
             if found.require_game().phase is Phase.PLAY:

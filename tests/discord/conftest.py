@@ -202,6 +202,16 @@ async def play_step(world: World, rng: random.Random, *, by_timer: bool = False)
     return action
 
 
+async def computer_turn(world: World, game: Game) -> None:
+    """Let the clock run past a computer's pause; it must have played its turn by then."""
+    turn = game.turn
+    await world.env.advance_time(2)
+    after = (await world.table()).require_game()
+    assert after.turn != turn or after.phase not in (Phase.DRAW, Phase.PLAY), (
+        "the computer plays its turn"
+    )
+
+
 @pytest.fixture
 async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     guild = simcord_env.create_guild("Rummy Club")

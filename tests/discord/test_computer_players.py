@@ -7,7 +7,7 @@ import json
 import random
 
 from rummy_engine import Discard, Phase
-from tests.discord.conftest import World, make_bot, play_step
+from tests.discord.conftest import World, computer_turn, make_bot, play_step
 
 
 async def open_with_computer(
@@ -43,12 +43,7 @@ async def test_computer_plays_a_whole_game(world: World) -> None:
         if game.phase is Phase.GAME_OVER:
             break
         if game.phase in (Phase.DRAW, Phase.PLAY) and table.is_computer(game.current):
-            turn = game.turn
-            await world.env.advance_time(2)
-            after = (await world.table()).require_game()
-            assert after.turn != turn or after.phase not in (Phase.DRAW, Phase.PLAY), (
-                "the computer plays its turn"
-            )
+            await computer_turn(world, game)
         else:
             await play_step(world, rng)
     else:

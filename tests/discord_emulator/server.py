@@ -431,6 +431,12 @@ class DiscordEmulator:
         self.guilds[guild.id] = guild
         return guild
 
+    def two_players(self) -> tuple[EmuUser, EmuUser, EmuChannel]:
+        """alice and bob in the server "Rummy Club", and its #rummy channel: most tests' table."""
+        alice, bob = self.add_user("alice"), self.add_user("bob")
+        guild = self.add_guild("Rummy Club", members=[alice, bob])
+        return alice, bob, self.add_text_channel(guild, "rummy")
+
     def add_text_channel(self, guild: EmuGuild, name: str) -> EmuChannel:
         channel = EmuChannel(
             self.snowflake(),
