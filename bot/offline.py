@@ -213,11 +213,10 @@ def _table_scene(game: Game, names: Sequence[str]) -> render.TableScene:
         ),
         discard_top=view.discard_top,
         discard_count=view.discard_size,
-        stock_count=view.stock_size,
+        stock_empty=not view.stock_size,
         seats=tuple(
             render.SeatInfo(
                 names[s],
-                view.hand_sizes[s],
                 rules.side_of(s),
                 view.opened[s] and rules.has_opening,
                 s == view.current,

@@ -106,11 +106,14 @@ async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end
         emu = table.emu
         for _ in range(2):  # two full turns: draw then discard, each player once
             since = len(emu.requests)
+            table_picture = table.table_message().attachments[0].id
             kind, mover = await table.move()
             await quiet(emu)
             assert kind == "draw"
-            # The table shows the draw; the mover's DM waits for the end of the turn.
+            # The table shows the draw, in its text only: the picture shows no count, so it
+            # is not uploaded again. The mover's DM waits for the end of the turn.
             assert bot_calls(emu, since) == ["PATCH channels/messages"], emu.requests[since:]
+            assert table.table_message().attachments[0].id == table_picture
             dm = emu.dm_messages(mover)[-1]
             picture = dm.attachments[0].id
             since = len(emu.requests)
@@ -122,6 +125,7 @@ async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end
             # interaction tokens (the last discard's follow-up deleted, this one's posted); the
             # next player's DM is untouched: their hand did not change.
             assert calls == {"PATCH channels/messages": 2}, emu.requests[since:]
+            assert table.table_message().attachments[0].id != table_picture, "new top discard"
             assert emu.get_message(dm.channel_id, dm.id).attachments[0].id != picture
             webhooks = [
                 f"{r.method} {'messages' if '/messages/' in r.path else 'followup'}"
@@ -174,11 +178,13 @@ async def test_a_picture_is_drawn_once_per_version(
 
         monkeypatch.setattr(Renderer, "render", counted)
         for _ in range(4):
-            await table.move()
+            kind, _ = await table.move()
             await quiet(table.emu)
             # The mover's hand once (their reply, and their DM at the end of the turn, share
-            # it), the table once; the other player's DM keeps its picture.
-            assert sorted(drawn) == ["HandScene", "TableScene"], drawn
+            # it); the table only when its cards change (a discard), since the stock's and the
+            # hands' sizes are in its text; the other player's DM keeps its picture.
+            expected = ["HandScene"] if kind == "draw" else ["HandScene", "TableScene"]
+            assert sorted(drawn) == expected, (kind, drawn)
             drawn.clear()
 
 

@@ -304,7 +304,7 @@ def test_labels_come_from_the_scene(renderer: Renderer) -> None:
 
 
 def test_empty_and_edge_scenes_render(renderer: Renderer) -> None:
-    empty = TableScene("Basic rummy", 1, (), "Ann", seats=(), stock_count=0)
+    empty = TableScene("Basic rummy", 1, (), "Ann", seats=(), stock_empty=True)
     assert decode(renderer.render(empty)).width > 0
     assert decode(renderer.render(HandScene(()))).width > 0
 

@@ -90,14 +90,14 @@ def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
         for i, text in enumerate(_MELD_TEXTS[:meld_count])
     )
     seats = (
-        SeatInfo("Alice", 9, 0, opened=True),
-        SeatInfo("Bob", 4, 1, opened=True, is_turn=True),
-        SeatInfo("Chloé", 12, 0, opened=False),
-        SeatInfo("Dan", 1, 1, opened=True),
+        SeatInfo("Alice", 0, opened=True),
+        SeatInfo("Bob", 1, opened=True, is_turn=True),
+        SeatInfo("Chloé", 0, opened=False),
+        SeatInfo("Dan", 1, opened=True),
     )
     return TableScene(
         title="Rummy 51", round_no=3, sides=sides, turn_name="Bob", melds=melds,
-        discard_top=cards("Qh")[0], discard_count=17, stock_count=42, seats=seats,
+        discard_top=cards("Qh")[0], discard_count=17, seats=seats,
         four_colour=four_colour,
     )
 
@@ -131,11 +131,11 @@ def many_sides_table() -> TableScene:
         for i, text in enumerate(_MELD_TEXTS[:12])
     )
     seats = tuple(
-        SeatInfo(n, 7 - i, i, opened=i % 2 == 0, is_turn=i == 4) for i, n in enumerate(names)
+        SeatInfo(n, i, opened=i % 2 == 0, is_turn=i == 4) for i, n in enumerate(names)
     )
     return TableScene(
         title="Rummy 71", round_no=1, sides=sides, turn_name="Eli", melds=melds,
-        discard_top=None, discard_count=0, stock_count=0, seats=seats,
+        discard_top=None, discard_count=0, stock_empty=True, seats=seats,
     )
 
 

@@ -25,7 +25,7 @@ TABLE_LABELS: Mapping[str, str] = MappingProxyType(
     {
         "round": "Round {n}",  # {n}: round number
         "turn": "Turn: {name}",  # {name}: whose turn it is
-        "stock": "Stock {n}",  # {n}: cards left in the stock
+        "stock": "Stock",  # under the stock pile
         "discard": "Discard {n}",  # {n}: cards in the discard pile
         "opened": "opened",  # a seat that has laid its opening
         "no_melds": "No melds on the table yet",
@@ -114,7 +114,6 @@ class SeatInfo:
     """One seat around the table, in turn order."""
 
     name: str
-    cards_in_hand: int
     side_index: int
     opened: bool = False
     is_turn: bool = False
@@ -135,7 +134,7 @@ class TableScene:
     melds: tuple[TableMeld, ...] = ()
     discard_top: Card | None = None
     discard_count: int = 0
-    stock_count: int = 0
+    stock_empty: bool = False
     seats: tuple[SeatInfo, ...] = ()
     four_colour: bool = False
     labels: Mapping[str, str] = field(default_factory=lambda: TABLE_LABELS)

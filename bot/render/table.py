@@ -31,7 +31,6 @@ from .paint import (
 from .scene import TABLE_LABELS, SideScore, TableMeld, TableScene, label
 from .sprites import CardSprites
 from .theme import (
-    BACK,
     CARD_EDGE,
     FELT,
     FELT_DARK,
@@ -253,11 +252,14 @@ def _draw_piles(
     sprites: CardSprites,
     y: int,
 ) -> None:
-    """Stock (a back with its count) and the discard pile (its top card), like on a table."""
+    """Stock (face down) and the discard pile (its top card and size), like on a table.
+
+    The stock's size and each seat's hand size are in the message text, not here: a draw from
+    the stock then leaves the picture as it was, so half the moves neither draw nor upload it."""
     size = TABLE_L
     font = fonts.get(PILE_LABEL_PX)
     x = MARGIN + 4
-    if scene.stock_count > 0:
+    if not scene.stock_empty:
         back = sprites.back(size)
         for depth in (4, 2):
             paste(canvas, back, (x + depth, y + depth))
@@ -266,7 +268,7 @@ def _draw_piles(
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
         )
-    stock_text = label(scene.labels, TABLE_LABELS, "stock", n=scene.stock_count)
+    stock_text = label(scene.labels, TABLE_LABELS, "stock")
     stock = fit(font, stock_text, size.width + 30)
     stock_right = x + size.width // 2 + 2 + font.getlength(stock) / 2
     stock_xy = (x + size.width // 2 + 2, y + size.height + 20)
@@ -307,7 +309,7 @@ PILE_LABEL_GAP = 6
 
 
 def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: int) -> None:
-    """One line per seat: side colour, name, cards in hand, opened; gold for whose turn."""
+    """One line per seat: side colour, name, opened; gold for whose turn."""
     font = fonts.get(SEAT_PX)
     small = fonts.get(16)
     right = WIDTH - MARGIN
@@ -324,17 +326,9 @@ def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: i
             )
         else:
             draw.ellipse((SEATS_X + 2, cy - 6, SEATS_X + 14, cy + 6), fill=colour)
-        count = str(seat.cards_in_hand)
-        count_w = text_width(font, count)
-        # a tiny card back, then the count: "how many cards does each player hold?"
-        cx = right - 12 - count_w - 22
-        draw.rounded_rectangle(
-            (cx, cy - 10, cx + 15, cy + 10), radius=3, fill=BACK, outline=TEXT, width=1
-        )
-        label_text(draw, fonts, SEAT_PX, (right - 10, cy + 1), count, TEXT, "rm")
-        name_right = cx - 10
+        name_right = right - 10
         if seat.opened:
-            ox = cx - 10 - opened_w
+            ox = right - 10 - opened_w
             pill(draw, (ox, cy - 10, ox + opened_w - 4, cy + 10), FELT_LINE)
             label_text(draw, fonts, 16, (ox + (opened_w - 4) // 2, cy + 1), opened, TEXT, "mm")
             name_right = ox - 8

@@ -314,7 +314,6 @@ def table_scene(
     seats = tuple(
         render.SeatInfo(
             names.name(s),
-            view.hand_sizes[s],
             rules.side_of(s),
             view.opened[s] and rules.has_opening,
             s == view.current,
@@ -329,7 +328,7 @@ def table_scene(
         melds=melds,
         discard_top=view.discard_top,
         discard_count=view.discard_size,
-        stock_count=view.stock_size,
+        stock_empty=not view.stock_size,
         seats=seats,
         four_colour=four_colour,
         labels=render.labels_from(render.TABLE_LABELS, lambda k: t(k, locale)),
