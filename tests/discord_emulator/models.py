@@ -295,6 +295,9 @@ class InteractionRecord:
     autocomplete_choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set (and replaced) at each follow-up: waiting for one wakes only this interaction's
+    #: waiters, not every waiter of a benchmark's hundreds of tables.
+    followed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
