@@ -43,7 +43,8 @@ class Position:
     with RULES.md §6.1's flags (``laid_any`` is implied for opened seats and meld owners;
     ``freed`` follows from the partner's ``opened``); ``bar``/``bar_side`` the §6.2 bar and
     the side that set it; ``taken``/``drawn`` the card taken from the discard pile / drawn this
-    turn, in the current hand or laid this turn; ``laid_at_turn_start`` defaults to the current
+    turn, in the current hand or laid this turn (``taken_laid``/``drawn_laid`` say it was laid,
+    which matters when its twin from the other deck is in the hand); ``laid_at_turn_start`` defaults to the current
     seat's ``laid_any`` (set it to False when the seat laid for the first time this turn);
     ``scores`` are per side. ``dealer`` defaults to the current seat.
     """
@@ -61,6 +62,8 @@ class Position:
     laid_at_turn_start: bool | None = None
     taken: str | None = None
     drawn: str | None = None
+    taken_laid: bool = False
+    drawn_laid: bool = False
     bar: int | None = None
     bar_side: int | None = None
     scores: tuple[int, ...] = ()
@@ -114,8 +117,10 @@ class Position:
             if self.laid_at_turn_start is None
             else self.laid_at_turn_start
         )
-        game.taken = self._turn_card("taken", self.taken, hands, melds)
-        game.drawn = self._turn_card("drawn", self.drawn, hands, melds) or game.taken
+        game.taken = self._turn_card("taken", self.taken, self.taken_laid, hands, melds)
+        game.drawn = (
+            self._turn_card("drawn", self.drawn, self.drawn_laid, hands, melds) or game.taken
+        )
         game.bar, game.bar_side = self.bar, self.bar_side
         game.bar_from = None if self.bar is None else self.bar - 1
         game.reshuffles = self.reshuffles
@@ -264,13 +269,20 @@ class Position:
                 )
 
     def _turn_card(
-        self, what: str, text: str | None, hands: list[list[Card]], melds: Sequence[Meld]
+        self,
+        what: str,
+        text: str | None,
+        laid: bool,
+        hands: list[list[Card]],
+        melds: Sequence[Meld],
     ) -> Card | None:
-        """The physical card named ``taken`` / ``drawn``: in the current hand, else laid."""
+        """The physical card named ``taken`` / ``drawn``: in the current hand, else laid (laid
+        first when ``laid``: a twin in the hand is then another card)."""
         if text is None:
             return None
         face = parse_face(text)
-        places = [*hands[self.current], *(c for m in melds for c in m.cards)]
+        in_hand, on_table = hands[self.current], [c for m in melds for c in m.cards]
+        places = [*on_table, *in_hand] if laid else [*in_hand, *on_table]
         card = next((c for c in places if c.face == face), None)
         if card is None:
             raise InvalidPosition(
@@ -304,6 +316,10 @@ class Position:
             laid_at_turn_start=game.laid_at_turn_start,
             taken=game.taken.text if game.taken else None,
             drawn=game.drawn.text if game.drawn and game.drawn != game.taken else None,
+            taken_laid=game.taken is not None and game.taken not in game.hands[game.current],
+            drawn_laid=game.drawn is not None
+            and game.drawn != game.taken
+            and game.drawn not in game.hands[game.current],
             bar=game.bar,
             bar_side=game.bar_side,
             scores=tuple(game.scores),
@@ -334,6 +350,8 @@ class Position:
             "laid_at_turn_start": self.laid_at_turn_start,
             "taken": self.taken,
             "drawn": self.drawn,
+            "taken_laid": self.taken_laid,
+            "drawn_laid": self.drawn_laid,
             "bar": self.bar,
             "bar_side": self.bar_side,
             "scores": list(self.scores),
@@ -369,6 +387,8 @@ class Position:
             laid_at_turn_start=data.get("laid_at_turn_start"),
             taken=data.get("taken"),
             drawn=data.get("drawn"),
+            taken_laid=bool(data.get("taken_laid", False)),
+            drawn_laid=bool(data.get("drawn_laid", False)),
             bar=data.get("bar"),
             bar_side=data.get("bar_side"),
             scores=tuple(data.get("scores", ())),
