@@ -119,6 +119,35 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def family(pid: int) -> list[int]:
+    """The process and its descendants (the drawing processes it starts), from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, frontier = [pid], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def family_cpu(pid: int) -> float:
+    total = 0.0
+    for member in family(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(member)
+    return total
+
+
+def family_rss(pid: int, key: str = "VmRSS") -> str:
+    """"bot MB" or "bot MB + drawing MB" (the drawing processes summed)."""
+    own, *others = family(pid)
+    drawing = sum(rss_mb(p, key) for p in others)
+    return f"{rss_mb(own, key):.0f}" + (f" + drawing {drawing:.0f}" if others else "")
+
+
 def rss_mb(pid: int, key: str = "VmRSS") -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(key + ":"):
@@ -267,8 +296,8 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
     )
     print(f"tables {tables}, pace {'saturation' if not pace else f'1 move / table / {pace:g} s'}")
     print(f"moves {n} in {span:.1f} s: {n / span:.1f} moves/s")
-    rss = " + ".join(f"{rss_mb(pid):.0f}" for pid in pids)
-    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move; RSS {rss} MB")
+    rss = "; ".join(family_rss(pid) for pid in pids)
+    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move (drawing included); RSS {rss} MB")
     own = 1000 * run.own_cpu / max(n, 1)
     print(f"benchmark's own CPU (emulator and players) {own:.2f} ms/move")
     print(f"ack p50/p99 {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} ms")
@@ -330,16 +359,16 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             await asyncio.sleep(settle)
             print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
             run = Run(started=time.monotonic())
-            cpu0, own0 = sum(cpu_seconds(b.pid) for b in bots), cpu_seconds(os.getpid())
+            cpu0, own0 = sum(family_cpu(b.pid) for b in bots), cpu_seconds(os.getpid())
             until = run.started + args.seconds
             await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
             run.ended = time.monotonic()
-            run.cpu = sum(cpu_seconds(b.pid) for b in bots) - cpu0
+            run.cpu = sum(family_cpu(b.pid) for b in bots) - cpu0
             run.own_cpu = cpu_seconds(os.getpid()) - own0
             await asyncio.sleep(settle)  # let the last messages catch up before reading
             print(f"{shards} process(es), {args.store}")
             report(emu, run, [b.pid for b in bots], tables, pace)
-            peaks = " + ".join(f"{rss_mb(b.pid, 'VmHWM'):.0f}" for b in bots)
+            peaks = "; ".join(family_rss(b.pid, "VmHWM") for b in bots)
             print(f"peak RSS {peaks} MB")
         finally:
             for bot in bots:

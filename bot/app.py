@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.render.drawing import make_drawer
 from bot.services.autoplay import Autoplay
 from bot.services.inflight import InFlight
 from bot.services.stats import StatsService
@@ -144,7 +145,10 @@ class RummyBot(commands.Bot):
             on_game_finished=self.stats.on_game_finished,
             default_turn_timer=settings.turn_timer_minutes,
         )
-        self.reconciler = Reconciler(self, store, self.tables, gate=self.inflight)
+        self.drawer = make_drawer(settings.drawing_processes)
+        self.reconciler = Reconciler(
+            self, store, self.tables, gate=self.inflight, drawer=self.drawer
+        )
         # discord.utils.utcnow: the clock SimCord moves in tests (no test waits for real).
         self.autoplay = Autoplay(
             self.tables,
@@ -259,6 +263,7 @@ class RummyBot(commands.Bot):
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
+            self.drawer.close()
             if not self._store_closed:
                 self._store_closed = True
                 await self.store.close()

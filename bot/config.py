@@ -13,7 +13,7 @@ import binascii
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import dotenv_values
@@ -39,6 +39,7 @@ ENV_COMPUTER_DELAY = "RUMMY_COMPUTER_DELAY_SECONDS"
 ENV_TURN_TIMER = "RUMMY_TURN_TIMER_MINUTES"
 ENV_SHARD_COUNT = "RUMMY_SHARD_COUNT"
 ENV_SHARDS = "RUMMY_SHARDS"
+ENV_DRAWING_PROCESSES = "RUMMY_DRAWING_PROCESSES"
 
 #: Every setting the bot reads, in the order they are documented.
 SETTING_NAMES = (
@@ -51,6 +52,7 @@ SETTING_NAMES = (
     ENV_TURN_TIMER,
     ENV_SHARD_COUNT,
     ENV_SHARDS,
+    ENV_DRAWING_PROCESSES,
 )
 
 # A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
@@ -84,6 +86,9 @@ class Settings:
     turn_timer_minutes: int = DEFAULT_TURN_TIMER_MINUTES
     #: The shards this process runs (``RUMMY_SHARD_COUNT``/``RUMMY_SHARDS``); None: unsharded.
     shards: Shards | None = None
+    #: Processes that draw the pictures (``RUMMY_DRAWING_PROCESSES``, by default one per core
+    #: but one); 0 draws in threads of the bot's own process.
+    drawing_processes: int = field(default_factory=lambda: default_drawing_processes())
 
     @property
     def database_target(self) -> str | Path:
@@ -99,7 +104,8 @@ class Settings:
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
             f"computer_delay_seconds={self.computer_delay_seconds!r}, "
-            f"turn_timer_minutes={self.turn_timer_minutes!r}, shards={self.shards!r})"
+            f"turn_timer_minutes={self.turn_timer_minutes!r}, shards={self.shards!r}, "
+            f"drawing_processes={self.drawing_processes!r})"
         )
 
 
@@ -194,6 +200,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         turn_timer = DEFAULT_TURN_TIMER_MINUTES
 
     shards = _shards(text(ENV_SHARD_COUNT), text(ENV_SHARDS), problems)
+    drawing = non_negative_int(ENV_DRAWING_PROCESSES, default_drawing_processes())
 
     if problems:
         raise ConfigError(problems)
@@ -207,7 +214,19 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         computer_delay_seconds=computer_delay,
         turn_timer_minutes=turn_timer,
         shards=shards,
+        drawing_processes=drawing,
     )
+
+
+#: At most this many drawing processes by default, whatever the core count.
+MAX_DRAWING_PROCESSES = 4
+
+
+def default_drawing_processes(cores: int | None = None) -> int:
+    """One core is left to the event loop and the others draw; a one-core machine draws in
+    threads (a second process would only add memory). See :mod:`bot.render.drawing`."""
+    cores = cores if cores is not None else (os.cpu_count() or 1)
+    return 0 if cores < 2 else min(MAX_DRAWING_PROCESSES, cores - 1)
 
 
 def _shards(count_raw: str | None, ids_raw: str | None, problems: list[str]) -> Shards | None:

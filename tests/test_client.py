@@ -34,7 +34,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def make_bot(tmp_path: Path, **settings: Any) -> RummyBot:
     store = SqliteStore(tmp_path / "bot.db")
-    bot = RummyBot(Settings(database=store.path, **settings), store)
+    bot = RummyBot(Settings(database=store.path, drawing_processes=0, **settings), store)
     bot._connection.application_id = 42  # normally learned at login
     return bot
 

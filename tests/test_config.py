@@ -13,6 +13,7 @@ from bot.config import (
     ConfigError,
     Settings,
     application_id_from_token,
+    default_drawing_processes,
     load_settings,
     mask_token,
     token_is_well_formed,
@@ -79,6 +80,17 @@ def test_empty_values_mean_default(tmp_path: Path) -> None:
     assert load_settings(empty, env_file=None, cwd=tmp_path) == Settings(
         database=tmp_path / "rummy.db"
     )
+
+
+def test_drawing_processes_can_be_chosen_and_are_checked(tmp_path: Path) -> None:
+    chosen = load_settings({"RUMMY_DRAWING_PROCESSES": "0"}, env_file=None, cwd=tmp_path)
+    assert chosen.drawing_processes == 0
+    assert load_settings({}, env_file=None, cwd=tmp_path).drawing_processes == (
+        default_drawing_processes()
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_settings({"RUMMY_DRAWING_PROCESSES": "many"}, env_file=None, cwd=tmp_path)
+    assert "RUMMY_DRAWING_PROCESSES" in caught.value.problems[0]
 
 
 def test_every_problem_is_reported_in_a_sentence(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ import pytest
 
 from bot.app import RummyBot
 from bot.render import HandScene, Renderer, TableScene
+from bot.render.drawing import ThreadDrawer
 from bot.ui.messages import Pictures
 from rummy_engine import Phase
 from tests.discord.conftest import make_bot
@@ -226,7 +227,7 @@ async def test_a_429_storm_merges_the_pending_table_edits(tmp_path: Path) -> Non
 
 
 async def test_pictures_share_one_drawing_and_forget_failures() -> None:
-    pictures = Pictures(kept=2)
+    pictures = Pictures(ThreadDrawer(Renderer()), kept=2)
     calls: list[str] = []
 
     async def paint() -> bytes:

@@ -15,23 +15,25 @@ import asyncio
 import dataclasses
 import io
 import os
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
+from bot.config import default_drawing_processes
 from bot.render import (
     HandScene,
     Renderer,
     TableScene,
     examples,
     render_hand,
-    render_hand_async,
-    render_round_end_async,
-    render_table_async,
 )
+from bot.render.drawing import ProcessDrawer, ThreadDrawer
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
 from bot.render.layout import layout_hand, order_hand, row_breaks
@@ -312,7 +314,7 @@ def test_empty_and_edge_scenes_render(renderer: Renderer) -> None:
 # -- plumbing ------------------------------------------------------------------------------------
 
 
-async def test_async_wrappers_render_in_a_worker_thread() -> None:
+async def test_the_thread_drawer_draws_in_worker_threads() -> None:
     threads: list[int] = []
 
     class Spy(Renderer):
@@ -320,15 +322,85 @@ async def test_async_wrappers_render_in_a_worker_thread() -> None:
             threads.append(threading.get_ident())
             return super().render(scene)
 
-    spy = Spy()
-    main = threading.get_ident()
-    results = await asyncio.gather(
-        render_hand_async(examples.hand_small(), spy),
-        render_table_async(examples.table(2), spy),
-        render_round_end_async(examples.round_end(), spy),
-    )
+    drawer = ThreadDrawer(Spy())
+    try:
+        results = await asyncio.gather(
+            drawer.png(examples.hand_small()),
+            drawer.png(examples.table(2)),
+            drawer.png(examples.round_end()),
+        )
+    finally:
+        drawer.close()
     assert all(r.startswith(b"\x89PNG") for r in results)
-    assert len(threads) == 3 and main not in threads
+    assert len(threads) == 3 and threading.get_ident() not in threads
+
+
+async def test_the_process_drawer_draws_what_the_renderer_draws_and_survives_a_killed_worker(
+    renderer: Renderer,
+) -> None:
+    """Pictures from the worker process are the renderer's, byte for byte (labels included, in
+    French too); a worker killed between two pictures is replaced, and the next picture comes."""
+    drawer = ProcessDrawer(1)
+    french = dataclasses.replace(examples.table(5), labels={**TABLE_LABELS, "stock": "Pioche"})
+    try:
+        for scene in (examples.hand_15(), french, examples.round_end()):
+            assert await drawer.png(scene) == renderer.render(scene)
+        pool = drawer._executor()
+        workers = list(pool._processes.values())  # type: ignore[union-attr]
+        assert workers and all(w.pid != os.getpid() for w in workers)
+        for worker in workers:
+            worker.kill()
+            worker.join()
+        assert await drawer.png(examples.hand_small()) == renderer.render(examples.hand_small())
+    finally:
+        drawer.close()
+
+
+KILLED_BOT = """
+import asyncio, sys
+from bot.render import examples
+from bot.render.drawing import ProcessDrawer
+
+async def main():
+    drawer = ProcessDrawer(1)
+    await drawer.png(examples.hand_small())
+    print(*drawer._executor()._processes, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_a_killed_bot_leaves_no_drawing_process_behind() -> None:
+    """SIGKILL gives the bot no chance to shut its pool down: the workers leave on their own."""
+    repo = Path(__file__).resolve().parents[1]
+    bot = subprocess.Popen(
+        [sys.executable, "-c", KILLED_BOT], cwd=repo, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert bot.stdout is not None
+        workers = [int(pid) for pid in bot.stdout.readline().split()]
+        assert workers and all(Path(f"/proc/{pid}").exists() for pid in workers)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in workers), "a drawing process outlived the bot"
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan is reaped by init, a zombie is just a record)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_drawing_processes_by_core_count() -> None:
+    assert [default_drawing_processes(n) for n in (1, 2, 3, 8, 64)] == [0, 1, 2, 4, 4]
 
 
 def test_default_renderer_is_used_when_none_given() -> None:

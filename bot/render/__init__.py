@@ -1,9 +1,8 @@
 """Card-table images (Pillow): engine values in, PNG bytes out. No discord import here.
 
 Why a separate package: the images are a pure function of plain scene values (see
-:mod:`bot.render.scene`), so they can be golden-tested, benchmarked and run in a worker thread.
-The ``*_async`` wrappers run the CPU-bound work in the renderer's worker threads so the bot's
-event loop never blocks on drawing or PNG compression.
+:mod:`bot.render.scene`), so they can be golden-tested, benchmarked, and drawn in a worker
+thread or process (:mod:`bot.render.drawing`): the bot's event loop never blocks on drawing.
 
 The sprite cache lives in a :class:`Renderer`. These functions use a process-wide one, built on
 first use by :func:`default_renderer` (an ``lru_cache`` on a factory with no arguments); pass
@@ -12,10 +11,7 @@ first use by :func:`default_renderer` (an ``lru_cache`` on a factory with no arg
 
 from __future__ import annotations
 
-import asyncio
 import functools
-from collections.abc import Callable
-from typing import TypeVar
 
 from .renderer import Renderer
 from .scene import (
@@ -47,15 +43,10 @@ __all__ = [
     "default_renderer",
     "labels_from",
     "render_hand",
-    "render_hand_async",
     "render_round_end",
-    "render_round_end_async",
     "render_table",
-    "render_table_async",
 ]
 
-
-T = TypeVar("T")
 
 
 @functools.lru_cache(maxsize=1)
@@ -77,26 +68,3 @@ def render_table(scene: TableScene, renderer: Renderer | None = None) -> bytes:
 def render_round_end(scene: RoundEndScene, renderer: Renderer | None = None) -> bytes:
     """PNG of the end of a round."""
     return (renderer or default_renderer()).round_end(scene)
-
-
-async def _in_worker(draw: Callable[[T, Renderer], bytes], scene: T, renderer: Renderer) -> bytes:
-    return await asyncio.get_running_loop().run_in_executor(
-        renderer.workers, draw, scene, renderer
-    )
-
-
-async def render_hand_async(scene: HandScene, renderer: Renderer | None = None) -> bytes:
-    """:func:`render_hand` in a worker thread."""
-    return await _in_worker(render_hand, scene, renderer or default_renderer())
-
-
-async def render_table_async(scene: TableScene, renderer: Renderer | None = None) -> bytes:
-    """:func:`render_table` in a worker thread."""
-    return await _in_worker(render_table, scene, renderer or default_renderer())
-
-
-async def render_round_end_async(
-    scene: RoundEndScene, renderer: Renderer | None = None
-) -> bytes:
-    """:func:`render_round_end` in a worker thread."""
-    return await _in_worker(render_round_end, scene, renderer or default_renderer())

@@ -22,7 +22,8 @@ from datetime import datetime
 
 import discord
 
-from bot import render
+from bot.render.drawing import Drawer
+from bot.render.renderer import Scene
 from bot.services import presenter
 from bot.services.presenter import Names
 from bot.services.tables import Table
@@ -46,7 +47,8 @@ class Pictures:
     key share one drawing; a failed drawing is forgotten so the next request tries again.
     """
 
-    def __init__(self, kept: int = PICTURES_KEPT) -> None:
+    def __init__(self, drawer: Drawer, kept: int = PICTURES_KEPT) -> None:
+        self.drawer = drawer
         self._kept = kept
         self._drawn: OrderedDict[str, asyncio.Future[bytes]] = OrderedDict()
 
@@ -69,19 +71,20 @@ class Pictures:
 
 @dataclass(frozen=True)
 class Draft:
-    """A message as it should be: content, components, and the picture to paint if needed."""
+    """A message as it should be: content, components, and the picture to draw if needed."""
 
     content: str
     view: discord.ui.View | None
-    painter: Painter | None
+    scene: Scene | None
     filename: str
     stamp: str
     picture: str = ""
 
     async def file(self, pictures: Pictures) -> discord.File | None:
-        if self.painter is None:
+        scene = self.scene
+        if scene is None:
             return None
-        png = await pictures.png(self.picture, self.painter)
+        png = await pictures.png(self.picture, lambda: pictures.drawer.png(scene))
         return discord.File(io.BytesIO(png), filename=self.filename)
 
     def same_picture(self, stamp: str) -> bool:
@@ -98,8 +101,7 @@ def stamp_of(*parts: object, size: int = 24) -> str:
 def _draft(
     content: str,
     view: discord.ui.View | None,
-    scene: object | None,
-    painter: Painter | None,
+    scene: Scene | None,
     filename: str,
     prefix: str = "",
 ) -> Draft:
@@ -107,7 +109,7 @@ def _draft(
     content = fit(content)
     picture = "" if scene is None else "p" + stamp_of(type(scene).__name__, scene, size=20)
     stamp = prefix + stamp_of(content, view_signature(view), size=16) + picture
-    return Draft(content, view, painter, filename, stamp, picture)
+    return Draft(content, view, scene, filename, stamp, picture)
 
 
 def table_draft(
@@ -125,7 +127,7 @@ def table_draft(
         text = presenter.lobby_text(table, locale)
         if table.record.status == "cancelled":
             text += "\n" + (presenter.closed_line(table, locale) or t("lobby.cancelled", locale))
-        return _draft(text, lobby_view(table, locale), None, None, "")
+        return _draft(text, lobby_view(table, locale), None, "")
     text = presenter.table_text(
         table,
         names,
@@ -137,12 +139,10 @@ def table_draft(
     last_move = presenter.describe(last_events, names, locale)
     if last_move:
         text = f"{text}\n_{last_move}_"
-    scene = presenter.table_scene(table, names, locale)
     return _draft(
         text,
         table_view(table, locale),
-        scene,
-        lambda: render.render_table_async(scene),
+        presenter.table_scene(table, names, locale),
         f"table-{table.id}.png",
     )
 
@@ -159,14 +159,7 @@ def hand_draft(
     scene = presenter.hand_scene(
         table, seat, locale, four_colour=prefs.four_colour, groups=groups
     )
-    return _draft(
-        content,
-        None,
-        scene,
-        lambda: render.render_hand_async(scene),
-        f"hand-{table.id}.png",
-        prefix=hand_round(table),
-    )
+    return _draft(content, None, scene, f"hand-{table.id}.png", prefix=hand_round(table))
 
 
 def hand_round(table: Table) -> str:
@@ -177,12 +170,10 @@ def hand_round(table: Table) -> str:
 def round_draft(table: Table, result: RoundResult, locale: str) -> Draft:
     """The summary of one finished round, with everyone's remaining cards."""
     names = presenter.names_for(table)
-    scene = presenter.round_end_scene(table, result, names, locale)
     return _draft(
         presenter.round_end_text(table, result, names, locale),
         None,
-        scene,
-        lambda: render.render_round_end_async(scene),
+        presenter.round_end_scene(table, result, names, locale),
         f"round-{table.id}-{result.round_no}.png",
     )
 

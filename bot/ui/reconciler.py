@@ -39,6 +39,7 @@ from datetime import datetime, timedelta
 
 import discord
 
+from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
@@ -136,12 +137,13 @@ class Reconciler:
         tables: TableService,
         *,
         gate: InFlight,
+        drawer: Drawer,
     ) -> None:
         self.client = client
         self.store = store
         self.tables = tables
         self.gate = gate
-        self.pictures = Pictures()
+        self.pictures = Pictures(drawer)
         self._pending: dict[int, _Pending] = {}
 
     # -- entry points ---------------------------------------------------------------------------

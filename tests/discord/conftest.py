@@ -52,6 +52,9 @@ def make_bot(
         next_round_delay_seconds=30,
         computer_delay_seconds=computer_delay,
         turn_timer_minutes=turn_timer,
+        # Threads, as on a one-core machine: a bot per test would start a drawing process
+        # each; the end-to-end tests run the real command, which draws in processes.
+        drawing_processes=0,
     )
     bot = RummyBot(settings, make_store(settings.database_target))
     bot.tables._seed_source = lambda: seed
