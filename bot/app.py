@@ -263,7 +263,7 @@ class RummyBot(commands.Bot):
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
-            self.drawer.close()
+            await self.drawer.close()
             if not self._store_closed:
                 self._store_closed = True
                 await self.store.close()

@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import io
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -330,7 +331,7 @@ async def test_the_thread_drawer_draws_in_worker_threads() -> None:
             drawer.png(examples.round_end()),
         )
     finally:
-        drawer.close()
+        await drawer.close()
     assert all(r.startswith(b"\x89PNG") for r in results)
     assert len(threads) == 3 and threading.get_ident() not in threads
 
@@ -345,15 +346,12 @@ async def test_the_process_drawer_draws_what_the_renderer_draws_and_survives_a_k
     try:
         for scene in (examples.hand_15(), french, examples.round_end()):
             assert await drawer.png(scene) == renderer.render(scene)
-        pool = drawer._executor()
-        workers = list(pool._processes.values())  # type: ignore[union-attr]
-        assert workers and all(w.pid != os.getpid() for w in workers)
-        for worker in workers:
-            worker.kill()
-            worker.join()
+        (worker,) = drawer.pids
+        os.kill(worker, signal.SIGKILL)
         assert await drawer.png(examples.hand_small()) == renderer.render(examples.hand_small())
+        assert drawer.pids and drawer.pids != [worker]
     finally:
-        drawer.close()
+        await drawer.close()
 
 
 KILLED_BOT = """
@@ -364,7 +362,7 @@ from bot.render.drawing import ProcessDrawer
 async def main():
     drawer = ProcessDrawer(1)
     await drawer.png(examples.hand_small())
-    print(*drawer._executor()._processes, flush=True)
+    print(*drawer.pids, flush=True)
     await asyncio.sleep(60)
 
 asyncio.run(main())

@@ -14,20 +14,19 @@ that run the bot inside the test process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
-import multiprocessing
-import os
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import itertools
+import pickle
+import sys
+from collections import deque
 from typing import Protocol
 
-from . import default_renderer
 from .renderer import Renderer, Scene
+from .worker import HEADER, OK, write_frame
 
-#: How often a drawing process checks that the bot is still there.
-WATCH_SECONDS = 1.0
+#: How long a drawing process may take to leave once told to.
+STOP_SECONDS = 5.0
 
 
 class Drawer(Protocol):
@@ -35,7 +34,7 @@ class Drawer(Protocol):
 
     async def png(self, scene: Scene) -> bytes: ...
 
-    def close(self) -> None: ...
+    async def close(self) -> None: ...
 
 
 def make_drawer(processes: int) -> Drawer:
@@ -53,75 +52,145 @@ class ThreadDrawer:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.renderer.workers, self.renderer.render, scene)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self.renderer.workers.shutdown(wait=False, cancel_futures=True)
 
 
+class DrawingFailed(RuntimeError):
+    """A worker could not draw a picture (its error is in the message), or died drawing it."""
+
+
 class ProcessDrawer:
-    """Draws in worker processes, started on the first picture (a bot that never draws, or a
-    test, starts none). A worker that dies (killed, out of memory) breaks the pool: it is
-    replaced and the picture drawn again once; what was waiting on it fails and is drawn again
-    by the reconciler's retry."""
+    """Draws in worker processes (``python -m bot.render.worker``), started on the first
+    picture: a bot that never draws, or a test, starts none.
+
+    Why plain child processes talking over their stdin/stdout, and not a process pool: the
+    pipes are read by the event loop itself, so the bot keeps no extra threads to feed a pool
+    and collect its results (they took half a millisecond per move, holding the interpreter
+    lock); a worker imports the drawing code only, not the bot's main module; and when the bot
+    dies, even killed outright, a worker reads the end of its input and leaves.
+    """
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # forkserver: the bot has threads (database, drawing), and forking a process with
-            # threads can copy a held lock into the child; spawn where there is no forkserver.
-            # spawn, not fork: the bot has threads (database, network), and a fork copies any
-            # lock one of them holds. Not forkserver either: the workers are then the server's
-            # children, and outlive a bot that is killed (see _watch).
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
+        self._workers: list[_Worker] = []
+        self._turn = itertools.count()
 
     async def png(self, scene: Scene) -> bytes:
-        portable = _portable(scene)
-        loop = asyncio.get_running_loop()
+        """The picture, from the least busy worker; a worker found dead is started again and the
+        picture asked once more."""
+        payload = pickle.dumps(_portable(scene), protocol=pickle.HIGHEST_PROTOCOL)
         for attempt in range(2):
-            pool = self._executor()
+            worker = await self._worker()
             try:
-                return await loop.run_in_executor(pool, _draw, portable)
-            except BrokenProcessPool:
-                if self._pool is pool:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = None
+                return await worker.draw(payload)
+            except _WorkerGone:
                 if attempt:
-                    raise
+                    raise DrawingFailed("the drawing process stopped twice") from None
         raise AssertionError("unreachable")
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    async def _worker(self) -> _Worker:
+        self._workers = [w for w in self._workers if w.alive]
+        if len(self._workers) < self.processes:
+            self._workers.append(await _Worker.start())
+        return min(self._workers, key=lambda w: (w.waiting, next(self._turn)))
+
+    @property
+    def pids(self) -> list[int]:
+        """The running workers' process ids (for tests and the benchmark)."""
+        return [w.pid for w in self._workers if w.alive]
+
+    async def close(self) -> None:
+        workers, self._workers = self._workers, []
+        await asyncio.gather(*(w.stop() for w in workers))
+
+
+class _WorkerGone(Exception):
+    """The worker's output ended: it exited or was killed."""
+
+
+class _Worker:
+    """One drawing process: requests go down its stdin in order, answers come back in the same
+    order, each matched with the oldest request still waiting."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        self.process, self.pid = process, process.pid
+        self._input, self._output = process.stdin, process.stdout
+        self._waiting: deque[asyncio.Future[bytes]] = deque()
+        self.alive = True
+        self._reader = asyncio.create_task(self._read(), name=f"drawing-{process.pid}")
+
+    @classmethod
+    async def start(cls) -> _Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.render.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        return cls(process)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    async def draw(self, payload: bytes) -> bytes:
+        if not self.alive:
+            raise _WorkerGone()
+        answer = asyncio.get_running_loop().create_future()
+        self._waiting.append(answer)
+        write_frame(self._input, OK, payload)
+        try:
+            await self._input.drain()
+        except (ConnectionError, BrokenPipeError):
+            self._gone()
+        return await answer
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                status, body = await _frame(self._output)
+                answer = self._waiting.popleft()
+                if answer.done():  # its caller gave up waiting
+                    continue
+                if status == OK:
+                    answer.set_result(body)
+                else:
+                    answer.set_exception(DrawingFailed(body.decode(errors="replace")))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self._gone()
+
+    def _gone(self) -> None:
+        self.alive = False
+        while self._waiting:
+            answer = self._waiting.popleft()
+            if not answer.done():
+                answer.set_exception(_WorkerGone())
+
+    async def stop(self) -> None:
+        """End of input: the worker finishes the picture in hand and leaves (killed if it
+        does not within a few seconds)."""
+        self.alive = False
+        self._input.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+
+
+async def _frame(stream: asyncio.StreamReader) -> tuple[int, bytes]:
+    header = await stream.readexactly(HEADER.size)
+    status, size = HEADER.unpack(header)
+    return status, await stream.readexactly(size)
 
 
 def _portable(scene: Scene) -> Scene:
     """The scene as it can be pickled: its labels are a read-only mapping proxy."""
     return dataclasses.replace(scene, labels=dict(scene.labels))
-
-
-def _start_worker(bot_pid: int) -> None:
-    """In each worker, at start: watch the bot, then build the fonts, sprites and palette
-    before the first picture."""
-    threading.Thread(target=_watch, args=(bot_pid,), name="watch-bot", daemon=True).start()
-    default_renderer().palette()
-
-
-def _watch(bot_pid: int) -> None:
-    """Leave when the bot is gone: a bot killed outright (SIGKILL, out of memory) cannot shut
-    its pool down, and its workers would wait for pictures forever."""
-    while os.getppid() == bot_pid:
-        time.sleep(WATCH_SECONDS)
-    os._exit(0)
-
-
-def _draw(scene: Scene) -> bytes:
-    return default_renderer().render(scene)

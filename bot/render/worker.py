@@ -1,0 +1,56 @@
+"""A drawing process: scenes in on stdin, PNG bytes out on stdout, until stdin ends.
+
+Run by :class:`bot.render.drawing.ProcessDrawer` as ``python -m bot.render.worker``. Each
+message is a frame: a 5-byte header (status, length) and that many bytes; a request is a
+pickled scene, an answer the PNG (status ``OK``) or the error's text (``FAILED``), in the order
+the requests came. Why pickle: both ends are this program, started by the bot itself, over a
+private pipe.
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+import sys
+import traceback
+from typing import BinaryIO
+
+#: Status byte, then the body's length.
+HEADER = struct.Struct(">BI")
+OK, FAILED = 0, 1
+
+
+def write_frame(out: BinaryIO | object, status: int, body: bytes) -> None:
+    """One frame to ``out`` (a binary file, or an asyncio stream writer: both have write)."""
+    out.write(HEADER.pack(status, len(body)) + body)  # type: ignore[attr-defined]
+
+
+def read_frame(source: BinaryIO) -> tuple[int, bytes] | None:
+    """The next frame, or None at the end of the input."""
+    header = source.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    status, size = HEADER.unpack(header)
+    body = source.read(size)
+    return None if len(body) < size else (status, body)
+
+
+def serve(source: BinaryIO, out: BinaryIO) -> None:
+    """Answer every request until the input ends (the bot closed it, or died)."""
+    from bot.render import default_renderer
+
+    renderer = default_renderer()
+    renderer.palette()  # fonts, sprites and palette before the first picture
+    while (frame := read_frame(source)) is not None:
+        try:
+            answer = OK, renderer.render(pickle.loads(frame[1]))
+        except Exception:
+            answer = FAILED, traceback.format_exc().encode()
+        write_frame(out, *answer)
+        out.flush()
+
+
+if __name__ == "__main__":
+    answers = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not break the frames
+    serve(sys.stdin.buffer, answers)
