@@ -207,7 +207,7 @@ async def one_move(emu: DiscordEmulator, seat: Seat, db: Store) -> Move | None:
         card = next(c.text for c in game.hands[game.current] if c.text != "JK")
         handle = await emu.slash(mover, seat.channel, "rummy discard", card=card)
     move = Move(seat, mover, game.phase is Phase.PLAY, sent, handle.id)
-    await handle.followups(1, timeout=120)
+    await handle.answer(timeout=120)
     move.replied = time.monotonic()
     after = seat.game = await stored_game(db, seat.table_id)
     move.progress = progress_of(after)

@@ -3,7 +3,8 @@ committed discard, heals at restart on the same database: over real HTTP and Web
 the loopback emulator. "before": killed as the call arrives (Discord never applied it);
 "after": killed once Discord applied it, before the bot heard back (a new message then must
 not be posted twice). The calls made with the discard's interaction token count too: the
-mover's reply, the old turn notice deleted and the new one posted as a follow-up."""
+mover's reply (the interaction's response itself), the old turn notice deleted and the new one
+posted as a follow-up."""
 
 from __future__ import annotations
 
@@ -104,7 +105,7 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
 
             emu.request_hook = kill
             emu.hook_webhooks = True
-            await (await emu.slash(mover, channel, "rummy discard", card=card)).followups(1)
+            await (await emu.slash(mover, channel, "rummy discard", card=card)).answer()
             await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
             assert bot.returncode == -signal.SIGKILL, f"killed at {when} {step}: {calls}"
             emu.request_hook = None

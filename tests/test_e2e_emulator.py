@@ -35,7 +35,7 @@ async def test_short_game_over_http_and_websocket(tmp_path) -> None:
                 action = choose_action(game, rng)
                 name, options = command_for(action)
                 handle = await emu.slash(users[table.user_at(action.seat)], channel, name, **options)
-                (answer,) = await handle.followups(1)
+                answer = await handle.answer()
                 assert answer.flags & 64, "answers to a move are private"
             assert table.record.status == "finished"
             await emu.wait_until(lambda: any("Game over" in m.content for m in emu.public_messages()), what="the game-over post")

@@ -84,7 +84,7 @@ async def discard(
     hand = Counter(c.text for c in game.hands[game.current])
     card = next(text for text, n in hand.items() if n == 1 and text != "JK")
     mover = players[game.current]
-    await (await emu.slash(mover, channel, "rummy discard", card=card)).followups(1)
+    await (await emu.slash(mover, channel, "rummy discard", card=card)).answer()
     assert (await table_in(store, channel)).version == before + 1, "committed before answered"
 
 
@@ -122,7 +122,7 @@ async def test_two_shard_processes_share_one_database(
             for _ in range(2):  # the other server plays on: a draw and a discard
                 await (
                     await emu.slash(await current(store, there, seats_there), there, "rummy draw")
-                ).followups(1)
+                ).answer()
                 await discard(emu, store, there, seats_there)
 
             bots[0] = start_shard(emu, db, tmp_path, 0)
@@ -136,7 +136,7 @@ async def test_two_shard_processes_share_one_database(
             )
             await (
                 await emu.slash(await current(store, here, seats_here), here, "rummy draw")
-            ).followups(1)
+            ).answer()
             await discard(emu, store, here, seats_here)
 
             for channel, seats in ((here, seats_here), (there, seats_there)):

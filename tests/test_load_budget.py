@@ -23,6 +23,7 @@ import pytest
 from bot.app import RummyBot
 from bot.render import HandScene, Renderer, TableScene
 from bot.render.drawing import ThreadDrawer
+from bot.ui import interaction
 from bot.ui.messages import Pictures
 from rummy_engine import Phase
 from tests.discord.conftest import make_bot
@@ -53,7 +54,7 @@ class Table:
             card = next(c.text for c in game.hands[game.current] if c.text != "JK")
             handle = await self.emu.slash(mover, self.channel, "rummy discard", card=card)
             kind = "discard"
-        (reply,) = await handle.followups(1)
+        reply = await handle.answer()
         assert reply.flags & 64, "the mover's answer is private"
         return kind, mover
 
@@ -79,6 +80,16 @@ def bot_calls(emu: DiscordEmulator, since: int) -> list[str]:
         for r in emu.requests[since:]
         if not r.path.startswith(INTERACTION_ROUTES) and not r.path.startswith("/gateway")
     ]
+
+
+def interaction_calls(emu: DiscordEmulator, since: int) -> list[str]:
+    """Interaction-token calls after the ``since``-th request: callback, follow-up, message."""
+    named = []
+    for r in emu.requests[since:]:
+        if r.path.startswith(INTERACTION_ROUTES):
+            what = "callback" if r.path.endswith("/callback") else "followup"
+            named.append(f"{r.method} {'message' if '/messages/' in r.path else what}")
+    return named
 
 
 @asynccontextmanager
@@ -115,6 +126,8 @@ async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end
             # is not uploaded again. The mover's DM waits for the end of the turn.
             assert bot_calls(emu, since) == ["PATCH channels/messages"], emu.requests[since:]
             assert table.table_message().attachments[0].id == table_picture
+            # The answer with the new hand is the interaction's response: one call.
+            assert interaction_calls(emu, since) == ["POST callback"]
             dm = emu.dm_messages(mover)[-1]
             picture = dm.attachments[0].id
             since = len(emu.requests)
@@ -128,12 +141,10 @@ async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end
             assert calls == {"PATCH channels/messages": 2}, emu.requests[since:]
             assert table.table_message().attachments[0].id != table_picture, "new top discard"
             assert emu.get_message(dm.channel_id, dm.id).attachments[0].id != picture
-            webhooks = [
-                f"{r.method} {'messages' if '/messages/' in r.path else 'followup'}"
-                for r in emu.requests[since:]
-                if r.path.startswith("/webhooks/")
-            ]
-            assert webhooks == ["POST followup", "DELETE messages", "POST followup"], webhooks
+            # The mover's answer is the interaction's response itself (no deferral, no
+            # follow-up); then the last notice goes and the new one comes.
+            tokens = interaction_calls(emu, since)
+            assert tokens == ["POST callback", "DELETE message", "POST followup"], tokens
             notices = [m for m in emu.public_messages() if m.content.startswith("🔔")]
             other = next(u for u in table.users if u != mover)
             assert len(notices) == 1 and f"<@{other.id}>" in notices[0].content
@@ -251,3 +262,20 @@ async def test_pictures_share_one_drawing_and_forget_failures() -> None:
     await pictures.png("c", paint)
     await pictures.png("a", paint)  # pushed out by b and c: drawn again
     assert len(calls) == 4
+
+
+async def test_a_move_answered_late_is_deferred_first_and_answered_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot too busy to answer a typed move within ANSWER_WITHIN defers it ("thinking…"),
+    then answers with a follow-up: no second acknowledgement, no failed interaction."""
+    monkeypatch.setattr(interaction, "ANSWER_WITHIN", 0.0)
+    async with two_player_table(tmp_path) as table:
+        emu = table.emu
+        since = len(emu.requests)
+        kind, _ = await table.move()
+        await quiet(emu)
+        assert kind == "draw"
+        # The callback is the deferral: the answer (the hand) is the follow-up after it.
+        assert interaction_calls(emu, since) == ["POST callback", "POST followup"]
+        assert all(r.status < 400 for r in emu.requests[since:]), emu.requests[since:]

@@ -1,11 +1,18 @@
 """Answering an interaction: at once, privately, within Discord's limits, never left thinking.
 
-Discord wants a first answer within 3 seconds; every handler defers before any database or
-rendering work, then sends one private answer. These helpers work whatever was already sent.
+Discord wants a first answer within 3 seconds. Most handlers defer before any database or
+rendering work, then send one private answer. A move typed as a command is answered in one
+call instead (its answer is usually ready in tens of milliseconds, and a deferral then costs a
+second REST call): :func:`defer_unless_answered` defers only if the answer is not sent by
+:data:`ANSWER_WITHIN`. These helpers work whatever was already sent, and never answer twice: the
+first answer and a late deferral share a lock.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -17,15 +24,42 @@ from bot.text.safe import fit
 NO_PINGS = discord.AllowedMentions.none()
 
 
+#: A move's answer not sent by then (seconds after Discord created the interaction) is
+#: deferred: well within Discord's 3 seconds, with room for a slow network.
+ANSWER_WITHIN = 1.5
+_LOCK = "answer-lock"
+_LATE = "answer-deferral"
+
+
 def locale_of(interaction: discord.Interaction) -> str:
     """The player's language for private answers: their Discord client's, if we speak it."""
     return normalise(interaction.locale.value)
 
 
+@contextlib.asynccontextmanager
+async def _answering(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """One first answer at a time (the handler's and a late deferral)."""
+    lock = interaction.extras.setdefault(_LOCK, asyncio.Lock())
+    async with lock:
+        yield
+
+
+def defer_unless_answered(interaction: discord.Interaction) -> None:
+    """Defer privately if no answer is sent within :data:`ANSWER_WITHIN` of the interaction's
+    creation (a busy bot, a slow database); a handler then answers in one call."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    delay = min(ANSWER_WITHIN, max(0.0, ANSWER_WITHIN - age))
+    late = asyncio.get_running_loop().call_later(
+        delay, lambda: asyncio.ensure_future(defer_private(interaction))
+    )
+    interaction.extras[_LATE] = late
+
+
 async def defer_private(interaction: discord.Interaction) -> None:
     """Acknowledge with a private "thinking…" that the answer replaces."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async with _answering(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def defer_update(interaction: discord.Interaction) -> None:
@@ -37,14 +71,18 @@ async def defer_update(interaction: discord.Interaction) -> None:
 async def reply(interaction: discord.Interaction, content: str, **fields: Any) -> None:
     """A private answer (content within Discord's limit), deferred or not."""
     content = fit(content)
-    if interaction.response.is_done():
-        await interaction.followup.send(
-            content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
-        )
-    else:
-        await interaction.response.send_message(
-            content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
-        )
+    late = interaction.extras.pop(_LATE, None)
+    if late is not None:
+        late.cancel()
+    async with _answering(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
+            )
+        else:
+            await interaction.response.send_message(
+                content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
+            )
 
 
 async def edit_panel(interaction: discord.Interaction, content: str, **fields: Any) -> None:

@@ -18,7 +18,14 @@ from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.ui.context import UiContext
-from bot.ui.interaction import defer_private, defer_update, edit_panel, locale_of, reply
+from bot.ui.interaction import (
+    defer_private,
+    defer_unless_answered,
+    defer_update,
+    edit_panel,
+    locale_of,
+    reply,
+)
 from bot.ui.messages import hand_draft
 from bot.ui.panels import arrangement_select, end_select, panel_view
 from bot.ui.widgets import TableSelect
@@ -54,11 +61,12 @@ class PlayHandlers:
 
         A press on the table message's own buttons is acknowledged as an update of that message:
         the table is then edited through the interaction (not the bot token), and the new hand
-        goes to the mover as a private follow-up."""
+        goes to the mover as a private follow-up. A typed move is answered with the new hand in
+        one call, once it is committed (deferred only if that takes long)."""
         if in_panel or on_table_message(interaction):
             await defer_update(interaction)
         else:
-            await defer_private(interaction)
+            defer_unless_answered(interaction)
         tid = await self.ui.table_id(interaction, table_id)
         try:
             played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)

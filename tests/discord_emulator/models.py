@@ -12,7 +12,6 @@ exact same JSON shapes.
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,22 +31,27 @@ DM = 1
 
 
 class SnowflakeFactory:
-    """Monotonic snowflake generator: unique, ordered, and parseable by discord.py."""
+    """Monotonic snowflake generator: unique, ordered, and parseable by discord.py. As on
+    Discord, an id carries the time it was made (the bot reads an interaction's age from it)."""
 
     def __init__(self) -> None:
-        base = int(datetime.now(UTC).timestamp() * 1000) - DISCORD_EPOCH_MS
-        self._counter = itertools.count(1)
-        self._base = base << 22
+        self._last = 0
+
+    @staticmethod
+    def _now() -> int:
+        return int(datetime.now(UTC).timestamp() * 1000) - DISCORD_EPOCH_MS
 
     def __call__(self) -> int:
-        return self._base + next(self._counter)
+        self._last = max(self._last + 1, self._now() << 22)
+        return self._last
 
     def on_shard(self, shard: int, count: int) -> int:
         """A new id that Discord's formula ``(id >> 22) % count`` puts on ``shard``: the
         timestamp part moved forward by less than ``count`` milliseconds."""
-        stamp = self._base >> 22
+        stamp = max(self._now(), (self._last >> 22) + 1)
         stamp += (shard - stamp) % count
-        return (stamp << 22) + next(self._counter)
+        self._last = stamp << 22
+        return self._last
 
 
 def now_iso() -> str:

@@ -232,6 +232,17 @@ class InteractionHandle:
                 await asyncio.wait_for(record.followed.wait(), remaining)
         return [self._emu.get_message(self.record.channel_id, m) for m in self.record.followup_ids]
 
+    async def answer(self, timeout: float = 5.0) -> StoredMessage:
+        """The bot's first answer to the user: the response message itself, or, after a deferral
+        ("thinking…"), the follow-up that replaced it (a move is answered either way)."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        response = await self.response(timeout)
+        if self.record.response_type == CB_MESSAGE and response is not None:
+            return response
+        remaining = max(0.0, timeout - (loop.time() - started))
+        return (await self.followups(1, remaining))[0]
+
     def original(self) -> StoredMessage | None:
         """The current state of the original response message (after edits)."""
         if self.record.response_message_id is None:
@@ -297,7 +308,8 @@ class DiscordEmulator:
         self.recommended_shards = 1
         #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
         #: to kill a bot process at an exact step. Interaction endpoints are not bot-token calls;
-        #: ``hook_webhooks`` adds the calls made with an interaction's token (follow-ups).
+        #: ``hook_webhooks`` adds the calls made with an interaction's token (its response and
+        #: follow-ups).
         self.request_hook: Callable[[str, str, str], None] | None = None
         self.hook_webhooks = False
         #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
@@ -787,7 +799,8 @@ class DiscordEmulator:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise EmulatorHTTPError(401, 0, "401: Unauthorized")
             hooked = needs_auth or (
-                self.hook_webhooks and path.startswith(f"{API_PREFIX}/webhooks/")
+                self.hook_webhooks
+                and path.startswith((f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/interactions/"))
             )
             hook = self.request_hook if hooked else None
             if hook is not None:
