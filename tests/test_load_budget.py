@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,3 +279,27 @@ async def test_a_move_answered_late_is_deferred_first_and_answered_once(
         # The callback is the deferral: the answer (the hand) is the follow-up after it.
         assert interaction_calls(emu, since) == ["POST callback", "POST followup"]
         assert all(r.status < 400 for r in emu.requests[since:]), emu.requests[since:]
+
+
+async def test_a_pinned_picture_outlives_the_cache_bound() -> None:
+    """The mover's hand, pinned between their reply and their DM, is not drawn twice however
+    many pictures other tables draw meanwhile; once released, the bound applies again."""
+    pictures = Pictures(ThreadDrawer(Renderer()), kept=1)
+    calls: list[str] = []
+
+    def painter(name: str) -> Callable[[], Awaitable[bytes]]:
+        async def paint() -> bytes:
+            calls.append(name)
+            return name.encode()
+
+        return paint
+
+    await pictures.png("hand", painter("hand"))
+    with pictures.pinned("hand"):
+        for other in ("t1", "t2", "t3"):
+            await pictures.png(other, painter(other))
+        assert await pictures.png("hand", painter("hand")) == b"hand"
+        assert calls.count("hand") == 1
+    await pictures.png("t4", painter("t4"))
+    await pictures.png("hand", painter("hand"))
+    assert calls.count("hand") == 2, "released, it was pushed out like any other"

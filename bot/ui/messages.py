@@ -12,11 +12,12 @@ reply and their DM show the same hand).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -35,8 +36,8 @@ from bot.ui.widgets import view_signature
 from rummy_engine import Event, Phase, RoundResult
 
 Painter = Callable[[], Awaitable[bytes]]
-#: Pictures kept drawn: enough for every message a busy minute edits twice, about 10 MB.
-PICTURES_KEPT = 384
+#: Pictures kept drawn beyond the pinned ones, about 3 MB.
+PICTURES_KEPT = 128
 
 
 class Pictures:
@@ -44,21 +45,44 @@ class Pictures:
 
     Why: the same picture is often shown by two messages of one version (the mover's reply
     panel and their hand DM), and drawing is most of a move's CPU. Concurrent requests for one
-    key share one drawing; a failed drawing is forgotten so the next request tries again.
+    key share one drawing; a failed drawing is forgotten so the next request tries again. A
+    picture another message is sure to need soon is pinned until then (:meth:`pinned`): under
+    load the DM came seconds after the reply, and a picture pushed out of a count-bound cache
+    by then was drawn twice (1.2 hands per move instead of 1.0).
     """
 
     def __init__(self, drawer: Drawer, kept: int = PICTURES_KEPT) -> None:
         self.drawer = drawer
         self._kept = kept
         self._drawn: OrderedDict[str, asyncio.Future[bytes]] = OrderedDict()
+        self._pins: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def pinned(self, key: str) -> Iterator[None]:
+        """Keep the picture ``key`` while inside (it is drawn already, or about to be)."""
+        self._pins[key] += 1
+        try:
+            yield
+        finally:
+            self._pins[key] -= 1
+            if not self._pins[key]:
+                del self._pins[key]
+                self._trim()
+
+    def _trim(self) -> None:
+        """Forget the oldest unpinned pictures beyond the number kept."""
+        excess = len(self._drawn) - self._kept - len(self._pins)
+        if excess <= 0:
+            return
+        for key in [k for k in self._drawn if k not in self._pins][:excess]:
+            del self._drawn[key]
 
     async def png(self, key: str, painter: Painter) -> bytes:
         drawing = self._drawn.get(key)
         if drawing is None:
             drawing = asyncio.ensure_future(painter())
             self._drawn[key] = drawing
-            while len(self._drawn) > self._kept:
-                self._drawn.popitem(last=False)
+            self._trim()
         else:
             self._drawn.move_to_end(key)
         try:

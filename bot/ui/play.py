@@ -76,7 +76,7 @@ class PlayHandlers:
         assert played.actor_seat is not None
         seated = [s.user_id for s in played.table.seats if s.user_id is not None]
         prefs = await self.ui.store.get_players_prefs(seated)
-        await self.show_panel(
+        picture = await self.show_panel(
             interaction,
             played.table,
             played.actor_seat,
@@ -84,7 +84,11 @@ class PlayHandlers:
             edit=in_panel,
             prefs=prefs[interaction.user.id],
         )
-        await self.ui.committed(played, interaction.user.id, prefs=prefs, interaction=interaction)
+        # The mover's DM shows the same hand at the end of the turn: kept until it is edited.
+        with self.ui.reconciler.pictures.pinned(picture):
+            await self.ui.committed(
+                played, interaction.user.id, prefs=prefs, interaction=interaction
+            )
 
     async def _ask(
         self, interaction: discord.Interaction, table_id: int, ask: moves.Ask, *, edit: bool
@@ -140,10 +144,11 @@ class PlayHandlers:
         question: TableSelect | None = None,
         note: str = "",
         prefs: PlayerPrefs | None = None,
-    ) -> None:
+    ) -> str:
         """The player's private hand panel: text, image and the pick/lay/discard controls,
         with ``question`` (a follow-up select) and its ``note`` when a click needs an answer.
-        The picture is the one the player's DM shows for the same hand, drawn once for both."""
+        The picture is the one the player's DM shows for the same hand, drawn once for both;
+        its key is returned."""
         locale = locale_of(interaction)
         if prefs is None:
             prefs = await self.ui.store.get_player_prefs(interaction.user.id)
@@ -162,6 +167,7 @@ class PlayHandlers:
             await edit_panel(interaction, content, attachments=[file], view=view)
         else:
             await reply(interaction, content, file=file, view=view)
+        return draft.picture
 
     async def next_round(self, interaction: discord.Interaction, table_id: int | None) -> None:
         await defer_private(interaction)
