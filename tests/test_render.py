@@ -348,6 +348,9 @@ async def test_the_process_drawer_draws_what_the_renderer_draws_and_survives_a_k
             assert await drawer.png(scene) == renderer.render(scene)
         (worker,) = drawer.pids
         os.kill(worker, signal.SIGKILL)
+        # A burst of pictures after the loss (a restart's tables) starts one worker, not many.
+        burst = await asyncio.gather(*(drawer.png(examples.hand_small()) for _ in range(8)))
+        assert len(set(burst)) == 1 and len(drawer.pids) == 1
         assert await drawer.png(examples.hand_small()) == renderer.render(examples.hand_small())
         assert drawer.pids and drawer.pids != [worker]
     finally:

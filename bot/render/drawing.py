@@ -75,6 +75,7 @@ class ProcessDrawer:
         self.processes = processes
         self._workers: list[_Worker] = []
         self._turn = itertools.count()
+        self._starting = asyncio.Lock()
 
     async def png(self, scene: Scene) -> bytes:
         """The picture, from the least busy worker; a worker found dead is started again and the
@@ -90,9 +91,12 @@ class ProcessDrawer:
         raise AssertionError("unreachable")
 
     async def _worker(self) -> _Worker:
-        self._workers = [w for w in self._workers if w.alive]
-        if len(self._workers) < self.processes:
-            self._workers.append(await _Worker.start())
+        # One start at a time: the first pictures come in a burst (every table of a restart),
+        # and each would otherwise start a worker of its own.
+        async with self._starting:
+            self._workers = [w for w in self._workers if w.alive]
+            if len(self._workers) < self.processes:
+                self._workers.append(await _Worker.start())
         return min(self._workers, key=lambda w: (w.waiting, next(self._turn)))
 
     @property
