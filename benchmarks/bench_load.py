@@ -7,8 +7,8 @@ with slash commands, then its two players draw from the stock and discard a card
 ``/rummy draw`` / ``/rummy discard``), either as fast as the bot answers (``--pace 0``, the
 saturation point) or one move per table every ``--pace`` seconds.
 
-What it prints, over the measured window: moves/s, the bot process's CPU per move (from
-``/proc/<pid>/stat``), its RSS, the time until the move is acknowledged (the interaction's
+What it prints, over the measured window: moves/s, the bot's CPU per move (from
+``/proc/<pid>/stat``, its drawing processes included), its RSS and theirs, the time until the move is acknowledged (the interaction's
 callback), until the mover's private reply shows the new hand, until the channel's table message
 shows the move, and until the mover's hand DM shows the hand at the end of their turn (p50/p99);
 then the REST calls per move, bot-token calls apart from interaction-token calls, by route.
