@@ -35,6 +35,7 @@ from bot.render import (
     render_hand,
 )
 from bot.render.drawing import ProcessDrawer, ThreadDrawer
+from bot.render.encode import load_palette
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
 from bot.render.layout import layout_hand, order_hand, row_breaks
@@ -398,6 +399,17 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_the_shipped_palette_is_the_one_the_scenes_calibrate(renderer: Renderer) -> None:
+    """A drawing process reads the palette instead of computing it (0.6 s, ~60 MB at its
+    peak); after a change of colours, ``python -m bot.render --palette`` writes it again."""
+    shipped = load_palette()
+    assert shipped is not None, "bot/render/palette.json is missing"
+    assert shipped.getpalette() == renderer.calibrated_palette().getpalette(), (
+        "the colours changed: run python -m bot.render --palette"
+    )
+    assert Renderer().palette().getpalette() == shipped.getpalette()  # type: ignore[union-attr]
 
 
 def test_drawing_processes_by_core_count() -> None:

@@ -1,4 +1,5 @@
-"""Write the README example images: ``python -m bot.render [directory]`` (default docs/images).
+"""Write the README example images: ``python -m bot.render [directory]`` (default docs/images);
+``python -m bot.render --palette`` writes the shipped PNG palette instead.
 
 Why a command: the pictures in the README must come from the real renderer, and regenerating
 them after a deliberate change of appearance should be one line, like the golden images.
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from . import examples
+from .encode import PALETTE_FILE, save_palette
 from .renderer import Renderer
 
 
@@ -25,6 +27,15 @@ def write_docs_images(directory: Path) -> list[Path]:
     return written
 
 
+def write_palette() -> Path:
+    """The palette computed from the calibration scenes, where the renderer reads it."""
+    save_palette(Renderer().calibrated_palette())
+    return PALETTE_FILE
+
+
 if __name__ == "__main__":
-    for path in write_docs_images(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")):
-        print(path)
+    if sys.argv[1:] == ["--palette"]:
+        print(write_palette())
+    else:
+        for path in write_docs_images(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")):
+            print(path)

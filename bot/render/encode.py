@@ -11,11 +11,18 @@ compression levels; see ``COMPRESS_LEVEL``.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from PIL import Image
 
 PALETTE_COLOURS = 128
+#: The palette of PALETTE_COLOURS colours computed from the calibration scenes, shipped so that a
+#: drawing process starts at once: computing it takes ~0.65 s and briefly ~60 MB (the stacked
+#: scenes). ``python -m bot.render --palette`` writes it; a test checks it is still what the
+#: renderer computes.
+PALETTE_FILE = Path(__file__).with_name("palette.json")
 #: zlib level, measured on the palette images of bot.render.examples (issue 11, 2-core machine):
 #: 15-card hand 6: 19 KB / 3.5 ms, 3: 23 KB / 1.2 ms, 1: 25 KB / 1.0 ms; 20-meld table
 #: 6: 46 KB / 6.7 ms, 3: 55 KB / 3.0 ms, 1: 62 KB / 2.5 ms (Z_RLE: 82 KB / 2.4 ms).
@@ -51,3 +58,24 @@ def to_png(
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue()
+
+
+def palette_from(colours: Sequence[int]) -> Image.Image:
+    """A 'P' image carrying ``colours`` (flat r, g, b values), to map pictures onto."""
+    image = Image.new("P", (1, 1))
+    image.putpalette(list(colours))
+    return image
+
+
+def load_palette(path: Path = PALETTE_FILE) -> Image.Image | None:
+    """The shipped palette, or None when there is none (a fresh checkout before writing it)."""
+    try:
+        colours = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    return palette_from(colours)
+
+
+def save_palette(palette: Image.Image, path: Path = PALETTE_FILE) -> None:
+    colours = palette.getpalette() or []
+    path.write_text(json.dumps(colours) + "\n", encoding="utf-8")
