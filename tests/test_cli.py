@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.cli import main, run_event_loop
 from bot.config import SETTING_NAMES
 from bot.storage import LATEST_VERSION
 from tests.test_config import APP_ID, fake_token
@@ -266,3 +267,13 @@ def test_a_network_failure_is_named_as_such(
     assert main(["run"]) == 1
     err = capsys.readouterr().err
     assert "cannot reach Discord" in err and "database" not in err
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed() -> None:
+    """The faster event loop is a dependency (not on Windows): the bot's loop is uvloop's."""
+    import uvloop
+
+    async def which() -> type:
+        return type(asyncio.get_running_loop())
+
+    assert issubclass(run_event_loop(which()), uvloop.Loop)
