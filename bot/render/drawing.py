@@ -148,7 +148,7 @@ class _Worker:
         write_frame(self._input, OK, payload)
         try:
             await self._input.drain()
-        except (ConnectionError, BrokenPipeError):
+        except ConnectionError:  # the worker is gone; its reader fails what waits
             self._gone()
         return await answer
 
