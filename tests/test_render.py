@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import io
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -34,7 +35,7 @@ from bot.render import (
     examples,
     render_hand,
 )
-from bot.render.drawing import ProcessDrawer, ThreadDrawer
+from bot.render.drawing import ProcessDrawer, ThreadDrawer, _portable
 from bot.render.encode import load_palette
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
@@ -49,6 +50,7 @@ from bot.render.scene import (
 )
 from bot.render.table import TIERS, _choose_tier
 from bot.render.theme import BLUE, FELT, GOLD, GREEN, HAND, RED
+from bot.render.worker import OK, read_frame, write_frame
 from bot.text import t
 from rummy_engine.cards import Card, Suit
 
@@ -390,6 +392,31 @@ def test_a_killed_bot_leaves_no_drawing_process_behind() -> None:
     while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_running(pid) for pid in workers), "a drawing process outlived the bot"
+
+
+def test_a_drawing_process_leaves_at_the_end_of_its_input_not_at_ctrl_c(
+    renderer: Renderer,
+) -> None:
+    """Ctrl-C reaches the worker too: it keeps answering until the bot ends its input, then
+    leaves quietly."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "bot.render.worker"],
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    expected = (OK, renderer.render(examples.hand_small()))
+    for interrupt in (False, True):  # the first answer shows the worker is serving
+        if interrupt:
+            worker.send_signal(signal.SIGINT)
+        write_frame(worker.stdin, OK, pickle.dumps(_portable(examples.hand_small())))
+        worker.stdin.flush()
+        assert read_frame(worker.stdout) == expected
+    worker.stdin.close()
+    assert worker.wait(timeout=20) == 0
+    assert worker.stderr is not None and worker.stderr.read() == b""
 
 
 def _running(pid: int) -> bool:

@@ -10,6 +10,7 @@ private pipe.
 from __future__ import annotations
 
 import pickle
+import signal
 import struct
 import sys
 import traceback
@@ -51,6 +52,9 @@ def serve(source: BinaryIO, out: BinaryIO) -> None:
 
 
 if __name__ == "__main__":
+    # Ctrl-C in a terminal reaches the whole process group: the bot then shuts down and ends
+    # this worker's input, which is when it leaves (not with a KeyboardInterrupt traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not break the frames
     serve(sys.stdin.buffer, answers)
