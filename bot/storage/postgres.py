@@ -68,18 +68,17 @@ from bot.storage.base import (
 from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
 from bot.storage.queries import (
     PLAYER_COLUMNS,
+    SEAT_COLUMNS,
     STATS_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
+    qualified,
     sort_spec,
     stats_keys,
     stats_rows,
-)
-
-_TABLE_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
 )
 
 _STATS_UPSERT = """
@@ -291,7 +290,7 @@ class PostgresStore:
                                     options, seed, snapshot, version, created_at, updated_at,
                                     revision, locale)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, 0, $9, $9, 1, $10)
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 new.guild_id, new.channel_id, new.host_id, status, new.variant, new.mode,
                 new.options_json, new.seed, now, new.locale,
@@ -301,7 +300,7 @@ class PostgresStore:
     async def get_table(self, table_id: int) -> TableRecord | None:
         async with self._autocommit() as conn:
             row = await conn.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
             )
         return None if row is None else _table_from_row(row)
 
@@ -310,7 +309,7 @@ class PostgresStore:
     ) -> list[TableRecord]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) "
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status = ANY($1::text[]) "
                 f"AND ($2::bigint IS NULL OR guild_id = $2) AND {_shard_test('guild_id', 3)} "
                 "ORDER BY id",
                 list(OPEN_STATUSES), guild_id, *_shard_args(shards),
@@ -337,7 +336,7 @@ class PostgresStore:
                                   finished_at = COALESCE(finished_at, $3),
                                   closed_reason = COALESCE($4, closed_reason)
                 WHERE id = $5
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 status, now, finished, reason, table_id,
             )
@@ -359,7 +358,7 @@ class PostgresStore:
                 f"""
                 UPDATE tables SET {column} = $1, updated_at = $2, revision = revision + 1
                 WHERE id = $3
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 value, self._now(), table_id,
             )
@@ -395,22 +394,20 @@ class PostgresStore:
         # One round trip: the table's columns repeated on each of its seats (or once, seatless).
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_TABLE_COLUMNS}, s.seat, s.user_id, s.is_computer, s.team, s.name, "
-                "s.strength, s.timeouts FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
+                f"SELECT {qualified(TABLE_COLUMNS, 't')}, {qualified(SEAT_COLUMNS, 's')} "
+                "FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
                 "WHERE t.id = $1 ORDER BY s.seat",
                 table_id,
             )
         if not rows:
             return None
-        width = len(_TABLE_COLUMNS.split(","))
-        seats = [SeatRecord(*row[width:]) for row in rows if row[width] is not None]
+        seats = [SeatRecord(*row[TABLE_WIDTH:]) for row in rows if row[TABLE_WIDTH] is not None]
         return _table_from_row(rows[0]), seats
 
     @staticmethod
     async def _seats(conn: asyncpg.Connection, table_id: int) -> list[SeatRecord]:
         rows = await conn.fetch(
-            "SELECT seat, user_id, is_computer, team, name, strength, timeouts FROM seats "
-            "WHERE table_id = $1 ORDER BY seat",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
             table_id,
         )
         return [SeatRecord(*r) for r in rows]
@@ -611,7 +608,7 @@ class PostgresStore:
     async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables "
+                f"SELECT {TABLE_COLUMNS} FROM tables "
                 f"WHERE published < revision AND {_shard_test('guild_id', 1)} ORDER BY id",
                 *_shard_args(shards),
             )

@@ -32,6 +32,20 @@ def check_status(status: str) -> TableStatus:
     raise ValueError(f"unknown table status {status!r}; expected one of {TABLE_STATUSES}")
 
 
+TABLE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
+    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
+)
+#: How many columns a table row has (where a seat's columns follow them in a join).
+TABLE_WIDTH = len(TABLE_COLUMNS.split(","))
+SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
+
+
+def qualified(columns: str, alias: str) -> str:
+    """``columns`` each prefixed with a table alias, for a join."""
+    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
+
 PLAYER_COLUMNS = (
     "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
     "rounds_won, penalty_total, rami_sec, best_opening"

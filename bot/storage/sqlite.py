@@ -77,10 +77,14 @@ from bot.storage.migrations import (
 )
 from bot.storage.queries import (
     PLAYER_COLUMNS,
+    SEAT_COLUMNS,
     STATS_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
+    qualified,
     sort_spec,
     stats_keys,
     stats_rows,
@@ -90,13 +94,8 @@ Synchronous = Literal["FULL", "NORMAL", "EXTRA"]
 Row = tuple[Any, ...]
 T = TypeVar("T")
 
-_TABLE_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
-)
-_TABLE_COLUMNS_T = ", ".join("t." + c.strip() for c in _TABLE_COLUMNS.split(","))
-_SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
-_SEAT_COLUMNS_S = ", ".join("s." + c.strip() for c in _SEAT_COLUMNS.split(","))
+_TABLE_COLUMNS_T = qualified(TABLE_COLUMNS, "t")
+_SEAT_COLUMNS_S = qualified(SEAT_COLUMNS, "s")
 
 #: The first bytes of every SQLite 3 database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -402,7 +401,7 @@ class SqliteStore:
                                     options, seed, snapshot, version, created_at, updated_at,
                                     revision, locale)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1, ?)
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 (
                     new.guild_id,
@@ -424,7 +423,7 @@ class SqliteStore:
     async def get_table(self, table_id: int) -> TableRecord | None:
         async with self._read() as conn:
             row = await self._fetchone(
-                conn, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+                conn, f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             )
         return None if row is None else _table_from_row(row)
 
@@ -432,7 +431,7 @@ class SqliteStore:
         self, guild_id: int | None = None, shards: Shards | None = None
     ) -> list[TableRecord]:
         placeholders = ", ".join("?" for _ in OPEN_STATUSES)
-        sql = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({placeholders})"
+        sql = f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ({placeholders})"
         params: list[Any] = list(OPEN_STATUSES)
         if guild_id is not None:
             sql += " AND guild_id = ?"
@@ -465,7 +464,7 @@ class SqliteStore:
                                   finished_at = COALESCE(finished_at, ?),
                                   closed_reason = COALESCE(?, closed_reason)
                 WHERE id = ?
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 (status, now, finished, reason, table_id),
             ).fetchone()
@@ -491,7 +490,7 @@ class SqliteStore:
                 f"""
                 UPDATE tables SET {column} = ?, updated_at = ?, revision = revision + 1
                 WHERE id = ?
-                RETURNING {_TABLE_COLUMNS}
+                RETURNING {TABLE_COLUMNS}
                 """,
                 (value, self._now(), table_id),
             )
@@ -544,14 +543,13 @@ class SqliteStore:
             )
         if not rows:
             return None
-        width = len(_TABLE_COLUMNS.split(","))
-        seats = [_seat_from_row(r[width:]) for r in rows if r[width] is not None]
-        return _table_from_row(rows[0][:width]), seats
+        seats = [_seat_from_row(r[TABLE_WIDTH:]) for r in rows if r[TABLE_WIDTH] is not None]
+        return _table_from_row(rows[0][:TABLE_WIDTH]), seats
 
     async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
         rows = await self._fetchall(
             conn,
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
         return [_seat_from_row(r) for r in rows]
@@ -760,7 +758,7 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                f"SELECT {_TABLE_COLUMNS} FROM tables "
+                f"SELECT {TABLE_COLUMNS} FROM tables "
                 f"WHERE published < revision{shard_sql} ORDER BY id",
                 shard_params,
             )
