@@ -14,16 +14,22 @@ import signal
 import struct
 import sys
 import traceback
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 #: Status byte, then the body's length.
 HEADER = struct.Struct(">BI")
 OK, FAILED = 0, 1
 
 
-def write_frame(out: BinaryIO | object, status: int, body: bytes) -> None:
-    """One frame to ``out`` (a binary file, or an asyncio stream writer: both have write)."""
-    out.write(HEADER.pack(status, len(body)) + body)  # type: ignore[attr-defined]
+class Writable(Protocol):
+    """A binary file, or an asyncio stream writer: both take bytes."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+
+def write_frame(out: Writable, status: int, body: bytes) -> None:
+    """One frame to ``out``."""
+    out.write(HEADER.pack(status, len(body)) + body)
 
 
 def read_frame(source: BinaryIO) -> tuple[int, bytes] | None:
