@@ -91,6 +91,7 @@ class Run:
     started: float = 0.0
     ended: float = 0.0
     cpu: float = 0.0
+    drawing_cpu: float = 0.0
     own_cpu: float = 0.0
 
 
@@ -133,16 +134,24 @@ def family(pid: int) -> list[int]:
     return found
 
 
-def family_cpu(pid: int) -> float:
-    total = 0.0
-    for member in family(pid):
+def family_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of the bot process itself and of its drawing processes."""
+    own, *others = family(pid)
+    drawing = 0.0
+    for member in others:
         with contextlib.suppress(OSError):
-            total += cpu_seconds(member)
-    return total
+            drawing += cpu_seconds(member)
+    return cpu_seconds(own), drawing
+
+
+def bots_cpu(pids: list[int]) -> tuple[float, float]:
+    """:func:`family_cpu` summed over the bot processes (one per shard)."""
+    shares = [family_cpu(pid) for pid in pids]
+    return sum(own for own, _ in shares), sum(drawing for _, drawing in shares)
 
 
 def family_rss(pid: int, key: str = "VmRSS") -> str:
-    """"bot MB" or "bot MB + drawing MB" (the drawing processes summed)."""
+    """ "bot MB" or "bot MB + drawing MB" (the drawing processes summed)."""
     own, *others = family(pid)
     drawing = sum(rss_mb(p, key) for p in others)
     return f"{rss_mb(own, key):.0f}" + (f" + drawing {drawing:.0f}" if others else "")
@@ -297,7 +306,11 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
     print(f"tables {tables}, pace {'saturation' if not pace else f'1 move / table / {pace:g} s'}")
     print(f"moves {n} in {span:.1f} s: {n / span:.1f} moves/s")
     rss = "; ".join(family_rss(pid) for pid in pids)
-    print(f"bot CPU {1000 * run.cpu / max(n, 1):.2f} ms/move (drawing included); RSS {rss} MB")
+    per_move = 1000 / max(n, 1)
+    print(
+        f"bot CPU {run.cpu * per_move:.2f} ms/move (drawing included:"
+        f" {run.drawing_cpu * per_move:.2f} in drawing processes); RSS {rss} MB"
+    )
     own = 1000 * run.own_cpu / max(n, 1)
     print(f"benchmark's own CPU (emulator and players) {own:.2f} ms/move")
     print(f"ack p50/p99 {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} ms")
@@ -359,11 +372,13 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             await asyncio.sleep(settle)
             print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
             run = Run(started=time.monotonic())
-            cpu0, own0 = sum(family_cpu(b.pid) for b in bots), cpu_seconds(os.getpid())
+            pids = [b.pid for b in bots]
+            (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
             until = run.started + args.seconds
             await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
             run.ended = time.monotonic()
-            run.cpu = sum(family_cpu(b.pid) for b in bots) - cpu0
+            bot1, drawing1 = bots_cpu(pids)
+            run.cpu, run.drawing_cpu = bot1 - bot0 + drawing1 - drawing0, drawing1 - drawing0
             run.own_cpu = cpu_seconds(os.getpid()) - own0
             await asyncio.sleep(settle)  # let the last messages catch up before reading
             print(f"{shards} process(es), {args.store}")

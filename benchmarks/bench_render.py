@@ -1,7 +1,7 @@
-"""Render speed and PNG size: the figures behind the issue's budget and encode.COMPRESS_LEVEL.
+"""Render speed and PNG size: the figures behind the issue's budget and the PNG encoder choice.
 
 Budget: a 15-card hand under 10 ms median, a 20-meld table under 30 ms median, every PNG under
-150 KB. Run it as a script (prints medians, sizes, and the compression-level table):
+150 KB. Run it as a script (prints medians, sizes, and the encoder comparison):
 
     .venv/bin/python benchmarks/bench_render.py
 
@@ -13,6 +13,7 @@ are in the running bot after its first image.
 from __future__ import annotations
 
 import functools
+import io
 import statistics
 import sys
 import time
@@ -22,8 +23,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image
+
 from bot.render import Renderer, examples
-from bot.render.encode import to_png
+from bot.render.encode import palette_png, to_png
 from bot.render.renderer import Scene
 
 BUDGET_MS = {"hand_15": 10.0, "table_20": 30.0}
@@ -36,6 +39,13 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "table_24": lambda: examples.table(24),
     "round_end": examples.round_end,
 }
+
+
+def pillow_png(indexed: Image.Image, level: int) -> bytes:
+    """The same palette image written by Pillow's zlib encoder, to compare with ISA-L."""
+    out = io.BytesIO()
+    indexed.save(out, format="PNG", compress_level=level)
+    return out.getvalue()
 
 
 def median_ms(fn: Callable[[], object], repeat: int = 60) -> float:
@@ -70,23 +80,23 @@ def main() -> int:
             failures.append(f"{name}: {len(png)} bytes > {MAX_BYTES}")
 
     print("\nPNG encoding of the 24-meld table (composition excluded):")
-    print(f"{'mode':26} {'level':>5} {'encode':>9} {'png':>8}")
+    print(f"{'encoder':32} {'level':>5} {'encode':>9} {'png':>8}")
     image = renderer.image(examples.table(24))
-    palette = renderer.palette()
-    measured: dict[tuple[bool, int], tuple[float, int]] = {}
-    for label, pal in (("RGB (no palette)", None), ("128-colour fixed palette", palette)):
-        for level in (1, 3, 6, 9):
-            png = to_png(image, pal, level)
-            ms = median_ms(functools.partial(to_png, image, pal, level), repeat=15)
-            measured[(pal is not None, level)] = (ms, len(png))
-            print(f"{label:26} {level:5} {ms:7.2f}ms {len(png) / 1024:6.1f}KB")
-    (t3, b3), (t6, b6), (t9, b9) = (measured[(True, lv)] for lv in (3, 6, 9))
+    indexed = image.quantize(palette=renderer.palette(), dither=Image.Dither.NONE)
+    rgb_ms = median_ms(functools.partial(to_png, image, None), repeat=15)
+    print(f"{'RGB, Pillow zlib':32} {6:5} {rgb_ms:7.2f}ms {len(to_png(image, None)) / 1024:6.1f}KB")
+    for level in (1, 3, 6):
+        png = pillow_png(indexed, level)
+        ms = median_ms(functools.partial(pillow_png, indexed, level), repeat=15)
+        print(
+            f"{'128-colour palette, Pillow zlib':32} {level:5} {ms:7.2f}ms {len(png) / 1024:6.1f}KB"
+        )
+    for level in (0, 1, 2, 3):
+        png = palette_png(indexed, level)
+        ms = median_ms(functools.partial(palette_png, indexed, level), repeat=15)
+        print(f"{'128-colour palette, ISA-L':32} {level:5} {ms:7.2f}ms {len(png) / 1024:6.1f}KB")
     print(
-        f"\nchosen: fixed palette, compress_level={renderer.compress_level}."
-        f" Level 6 would be {1 - b6 / b3:.0%} smaller than 3 for {t6 - t3:+.1f} ms; every move"
-        f" draws two pictures, so under load 3 wins (see bot/render/encode.py);"
-        f" 9 saves another {1 - b9 / b6:.0%} at {t9 / t6:.0f}x the time of 6."
-        f" RGB at level 6 would be {measured[(False, 6)][1] / 1024:.0f} KB."
+        f"\nchosen: fixed palette, ISA-L level {renderer.compress_level} (see bot/render/encode.py)."
     )
     if failures:
         print("\nOVER BUDGET:\n  " + "\n  ".join(failures))

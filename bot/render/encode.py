@@ -1,20 +1,29 @@
-"""PNG encoding: map to one fixed palette of few colours, then zlib at a measured level.
+"""PNG encoding: map to one fixed palette of few colours, then deflate with ISA-L.
 
 Why a fixed palette: the images are flat colours plus anti-aliased edges, so 128 colours are
 visually lossless here and cut the PNG to about a third of its RGB size (a 24-meld table is
 ~175 KB as RGB, ~50 KB as a palette image). Computing a palette per image (octree) costs ~8 ms
 for a big table; mapping onto a palette computed once from :func:`calibration_sheet` costs ~1 ms
-and makes identical scenes give byte-identical files. ``benchmarks/bench_render.py`` measured the
-compression levels; see ``COMPRESS_LEVEL``.
+and makes identical scenes give byte-identical files.
+
+Why ISA-L (``isal``) and our own PNG chunks: deflate was the largest part of a move's CPU under
+load, and Pillow's encoder only offers zlib. Measured on this project's pictures (issue 11, 2-core
+machine): 15-card hand, zlib level 3 0.97 ms / 22 KB, ISA-L level 1 0.13 ms / 23 KB; 24-meld
+table 2.9 ms / 62 KB against 0.35 ms / 65 KB. A palette PNG is four chunks (header, palette,
+data, end) of unfiltered rows, which Pillow reads back in the tests. ``benchmarks/bench_render.py``
+prints the comparison.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import struct
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from isal import isal_zlib
 from PIL import Image
 
 PALETTE_COLOURS = 128
@@ -23,12 +32,10 @@ PALETTE_COLOURS = 128
 #: scenes). ``python -m bot.render --palette`` writes it; a test checks it is still what the
 #: renderer computes.
 PALETTE_FILE = Path(__file__).with_name("palette.json")
-#: zlib level, measured on the palette images of bot.render.examples (issue 11, 2-core machine):
-#: 15-card hand 6: 19 KB / 3.5 ms, 3: 23 KB / 1.2 ms, 1: 25 KB / 1.0 ms; 20-meld table
-#: 6: 46 KB / 6.7 ms, 3: 55 KB / 3.0 ms, 1: 62 KB / 2.5 ms (Z_RLE: 82 KB / 2.4 ms).
-#: Every move draws two pictures, so 3 is chosen: 20 % bigger files for half the encoding time,
-#: where encoding was the biggest part of a move's CPU under load.
-COMPRESS_LEVEL = 3
+#: ISA-L deflate level (0-3): 1 is as fast as 0 and 15 % smaller; 3 is five times slower for
+#: no smaller pictures (see the module docstring).
+COMPRESS_LEVEL = 1
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:
@@ -44,7 +51,9 @@ def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:
 
 def build_palette(sheet: Image.Image, colours: int = PALETTE_COLOURS) -> Image.Image:
     """A 'P' image carrying the palette (octree: it keeps rare but vivid colours like badges)."""
-    return sheet.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return sheet.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
 
 
 def to_png(
@@ -52,12 +61,40 @@ def to_png(
     palette: Image.Image | None = None,
     compress_level: int = COMPRESS_LEVEL,
 ) -> bytes:
-    """PNG bytes of ``image``, mapped onto ``palette`` without dithering (None keeps RGB)."""
-    if palette is not None:
-        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=compress_level)
-    return out.getvalue()
+    """PNG bytes of ``image``, mapped onto ``palette`` without dithering (None keeps RGB, written
+    by Pillow: only the benchmark's comparison uses it)."""
+    if palette is None:
+        out = io.BytesIO()
+        image.save(out, format="PNG", compress_level=6)
+        return out.getvalue()
+    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    return palette_png(indexed, compress_level)
+
+
+def palette_png(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
+    """A 'P' image as PNG: 8-bit indexes, every row with filter type 0 (none).
+
+    The crop one pixel to the left adds a zero column, which is exactly the filter-type byte
+    each PNG row starts with, so the scanlines come out of Pillow in one copy.
+    """
+    width, height = indexed.size
+    rows = indexed.crop((-1, 0, width, height)).tobytes()
+    colours = bytes(indexed.getpalette() or [])
+    return b"".join(
+        (
+            PNG_SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", colours),
+            _chunk(b"IDAT", isal_zlib.compress(rows, compress_level)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data, CRC of type and data."""
+    crc = zlib.crc32(data, zlib.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
 def palette_from(colours: Sequence[int]) -> Image.Image:

@@ -5,8 +5,8 @@ Why an object: the sprite cache and the palette are the expensive state; holding
 one) instead of hiding them in module globals. Composition is serialised by a lock because
 FreeType faces are not safe to share between threads; PNG encoding runs outside it.
 
-The renderer also owns the worker threads the ``*_async`` functions draw in: as many as there
-are cores (at most 4), not asyncio's default pool of up to 32, because each extra thread keeps
+The renderer also owns the worker threads a ``ThreadDrawer`` draws in: as many as there are
+cores (at most 4), not asyncio's default pool of up to 32, because each extra thread keeps
 its own malloc arena of image buffers (the bot's memory grew with the pool, not with tables).
 """
 
