@@ -159,6 +159,47 @@ async def test_the_dispatcher_fires_each_due_deadline_once_and_wakes_for_new_one
     await dispatcher.close()
 
 
+async def test_arming_a_later_deadline_costs_no_look_and_a_sooner_one_moves_the_timer(
+    store: Store,
+) -> None:
+    """Every turn arms a deadline; only one sooner than the timer's makes the dispatcher read."""
+    tid, other = await a_table(store), await a_table(store)
+    looks = 0
+    read = store.next_deadlines
+
+    async def counted(*args: object, **kwargs: object) -> list[Deadline]:
+        nonlocal looks
+        looks += 1
+        return await read(*args, **kwargs)  # type: ignore[arg-type]
+
+    store.next_deadlines = counted  # type: ignore[method-assign]
+
+    async def nothing(_: Deadline) -> None:
+        raise AssertionError("nothing is due")
+
+    dispatcher = Dispatcher(store, nothing, lambda: T0)
+    await store.arm_deadlines(tid, [Deadline(tid, "turn", T0 + timedelta(seconds=60), "a")])
+    dispatcher.start()
+    await until(lambda: dispatcher._timer is not None)
+    assert dispatcher._target == T0 + timedelta(seconds=60)
+    settled = looks
+
+    later = T0 + timedelta(seconds=90)
+    await store.arm_deadlines(other, [Deadline(other, "turn", later, "a")])
+    dispatcher.wake(later)
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert looks == settled, "a deadline after the timer's needs no look"
+    assert dispatcher._target == T0 + timedelta(seconds=60)
+
+    sooner = T0 + timedelta(seconds=30)
+    await store.arm_deadlines(other, [Deadline(other, "turn", sooner, "b")])
+    dispatcher.wake(sooner)
+    await until(lambda: dispatcher._target == sooner and dispatcher._timer is not None)
+    assert looks > settled
+    await dispatcher.close()
+
+
 async def test_two_processes_claiming_one_deadline_claim_it_once(store_url: str | Path) -> None:
     async with make_store(store_url) as first, make_store(store_url) as second:
         tid = await a_table(first)

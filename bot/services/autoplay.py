@@ -122,7 +122,9 @@ class Autoplay:
         else:
             self._armed.pop(table.id, None)
             self._due.pop(table.id, None)
-        self.dispatcher.wake()
+        pending = [d.due_at for d in stored if not d.fired]
+        if pending:  # one gone can only leave the timer early, which it survives
+            self.dispatcher.wake(min(pending))
         return stored
 
     def start(self) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 from bot.services.inflight import ShuttingDown
 from bot.storage import Deadline, Shards, Store
@@ -31,6 +32,10 @@ class Dispatcher:
     Between looks it holds one event-loop timer (``call_later``) for the nearest deadline, not
     a sleeping task: arming a nearer deadline replaces the timer without cancelling anything
     that might be in the middle of a move, and the loop's clock is the one tests move.
+
+    Arming a deadline no sooner than the timer's own costs nothing: every turn of every table
+    arms one, and a look is two reads. A deadline that moved later or went away leaves the
+    timer early; it then looks, finds nothing due, and sleeps until the real nearest one.
     """
 
     def __init__(
@@ -42,6 +47,7 @@ class Dispatcher:
         self.fire = fire
         self.clock = clock
         self._timer: asyncio.TimerHandle | None = None
+        self._target: datetime | None = None  # the deadline the timer is set for
         self._task: asyncio.Task[None] | None = None
         self._again = False  # a wake-up came while a look was running
         self._closed = False
@@ -50,8 +56,12 @@ class Dispatcher:
         self._closed = False
         self._kick()
 
-    def wake(self) -> None:
-        """A deadline was armed or changed: look at the nearest one again."""
+    def wake(self, due_at: datetime | None = None) -> None:
+        """A deadline was armed or changed (``due_at``: the nearest of them, if known): look
+        at the nearest one again, unless the timer is already set for that time or sooner."""
+        target = self._target if self._timer is not None else None
+        if due_at is not None and target is not None and target <= due_at:
+            return
         self._kick()
 
     def _kick(self) -> None:
@@ -117,6 +127,7 @@ class Dispatcher:
                     delay = min(delay, (pending[0].due_at - self.clock()).total_seconds())
             if not self._again:
                 break
+        self._target = pending[0].due_at if pending else None
         if not self._closed:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(max(0.0, delay), self._kick)
