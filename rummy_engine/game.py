@@ -227,7 +227,9 @@ class Game:
         game._deal(deal)
         return game
 
-    def _clone(self) -> Game:
+    def copy(self) -> Game:
+        """An independent game in the same state: applying a move to one leaves the other as it
+        was (cards and melds are immutable and shared; every list is new)."""
         twin = Game.__new__(Game)
         twin.__dict__.update(self.__dict__)
         twin.hands = [list(h) for h in self.hands]
@@ -286,14 +288,14 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Play ``action``; returns the events it caused. Raises :class:`RuleViolation` (and then
         nothing has changed)."""
-        twin = self._clone()
+        twin = self.copy()
         events = twin._run(action)
         self.__dict__.update(twin.__dict__)
         return events
 
     def verify(self, action: Action) -> None:
         """Raise the :class:`RuleViolation` that ``apply`` would raise; change nothing."""
-        self._clone()._run(action)
+        self.copy()._run(action)
 
     def can(self, action: Action) -> bool:
         try:

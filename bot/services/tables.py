@@ -13,6 +13,7 @@ import json
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -59,6 +60,8 @@ log = logging.getLogger(__name__)
 
 #: The guild setting holding a server's preferred language (Discord's guild_locale, normalised).
 GUILD_LOCALE = "locale"
+#: Tables whose last game is kept parsed (~4 KB each): more than a process plays at once.
+PARSED_GAMES_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -187,6 +190,8 @@ class TableService:
         self._seed_source = seed_source
         self._locks: dict[int, _TableLock] = {}
         self._open: dict[tuple[int, int], int] = {}
+        #: Per table, the last snapshot read or written and its game, parsed (see _game).
+        self._parsed: OrderedDict[int, tuple[str, Game]] = OrderedDict()
         self._on_game_finished = on_game_finished
 
     @asynccontextmanager
@@ -223,8 +228,27 @@ class TableService:
             raise Refusal("table.not_found", table=table_id)
         record, seats = found[0], tuple(found[1])
         self._remember(record)
-        game = Game.from_json(json.loads(record.snapshot_json)) if record.snapshot_json else None
-        return Table(record, seats, game)
+        return Table(record, seats, self._game(record))
+
+    def _game(self, record: TableRecord) -> Game | None:
+        """The game of a stored snapshot: parsed (and its cards counted) once per snapshot; a
+        load hands out a copy, so a move applied to it leaves the kept one as stored."""
+        snapshot = record.snapshot_json
+        if not snapshot:
+            return None
+        kept = self._parsed.get(record.id)
+        if kept is not None and kept[0] == snapshot:
+            self._parsed.move_to_end(record.id)
+            return kept[1].copy()
+        game = Game.from_json(json.loads(snapshot))
+        self._keep_parsed(record.id, snapshot, game)
+        return game
+
+    def _keep_parsed(self, table_id: int, snapshot: str, game: Game) -> None:
+        self._parsed[table_id] = (snapshot, game.copy())
+        self._parsed.move_to_end(table_id)
+        while len(self._parsed) > PARSED_GAMES_KEPT:
+            self._parsed.popitem(last=False)
 
     def _remember(self, record: TableRecord) -> None:
         """Keep which open table each channel has (this service opens and closes them all), so
@@ -757,6 +781,7 @@ class TableService:
                 replace(s, timeouts=timeouts[1]) if s.seat == timeouts[0] else s for s in seats
             )
         self._remember(record)
+        self._keep_parsed(table.id, snapshot, game)
         return Table(record, seats, game)
 
     async def replay(self, table_id: int) -> Game:

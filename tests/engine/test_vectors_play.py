@@ -568,7 +568,7 @@ def test_S07_basic_flip_pile_unshuffled() -> None:
         game.hands[1].append(card)
     game.stock.clear()
     game.apply(discard(0, "2c"))
-    taker = game._clone()
+    taker = game.copy()
     taker.apply(Draw(1, Source.DISCARD))
     assert taker.drawn is not None and taker.drawn.text == "2c"
     game.apply(Draw(1, Source.STOCK))
