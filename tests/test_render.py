@@ -39,7 +39,7 @@ from bot.render.drawing import ProcessDrawer, ThreadDrawer, _portable
 from bot.render.encode import load_palette
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
-from bot.render.layout import layout_hand, order_hand, row_breaks
+from bot.render.layout import layout_hand, order_hand, row_breaks, shown_width
 from bot.render.renderer import Scene
 from bot.render.scene import (
     HAND_LABELS,
@@ -225,6 +225,15 @@ def test_hand_of_fifteen_uses_two_balanced_rows() -> None:
     per_row = [sum(s.row == r for s in slots) for r in range(2)]
     assert sorted(per_row) == [7, 8]
     assert max(s.row for s in slots) == 1
+
+
+def test_a_covered_card_is_pasted_up_to_the_next_ones_rounded_corner() -> None:
+    """What shows of a fanned card: the strip before the next card and the radius of that
+    card's corner; a card nothing covers, or covers only past its edge, is pasted whole."""
+    assert shown_width(HAND, HAND.step) == HAND.step + HAND.radius + 1
+    assert shown_width(HAND, None) is None
+    assert shown_width(HAND, HAND.width) is None
+    assert shown_width(HAND, HAND.width - HAND.radius - 1) is None
 
 
 def test_row_breaks_prefer_group_boundaries() -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from .fonts import Fonts
-from .layout import HandSlot, layout_hand, order_hand
+from .layout import HandSlot, layout_hand, order_hand, shown_width
 from .paint import fit, label_text, marker, paste
 from .scene import HAND_LABELS, HandScene, label
 from .sprites import CardSprites
-from .theme import FELT, GOLD, HAND, TEXT, TEXT_DIM
+from .theme import FELT, GOLD, HAND, TEXT, TEXT_DIM, CardSize
 
 MARGIN = 18
 TITLE_PX = 26
@@ -59,7 +59,7 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
             anchor="mm",
         )
         return canvas
-    for slot in slots:
+    for slot, shown in zip(slots, _shown_widths(slots, size), strict=True):
         row_top = title_h + slot.row * row_h
         x = MARGIN + slot.x
         y = row_top + TOP
@@ -71,7 +71,7 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
                 fill=GOLD,
             )
             marker(draw, x + size.step // 2, y - 7, 26)
-        paste(canvas, sprites.face(slot.card, size, scene.four_colour), (x, y))
+        paste(canvas, sprites.face(slot.card, size, scene.four_colour, shown), (x, y))
         label_text(
             draw,
             fonts,
@@ -84,6 +84,16 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
     if by_melds:
         _draw_meld_bars(draw, slots, scene, title_h, row_h)
     return canvas
+
+
+def _shown_widths(slots: list[HandSlot], size: CardSize) -> list[int | None]:
+    """How much of each card the next one of its row leaves visible (None: all of it)."""
+    return [
+        shown_width(
+            size, None if following is None or following.row != slot.row else following.x - slot.x
+        )
+        for slot, following in zip(slots, [*slots[1:], None], strict=True)
+    ]
 
 
 def _draw_meld_bars(

@@ -88,6 +88,15 @@ def row_breaks(count: int, boundaries: set[int], max_per_row: int) -> list[tuple
     return rows
 
 
+def shown_width(size: CardSize, offset: int | None) -> int | None:
+    """How much of a card shows when the next card lies ``offset`` px to its right (None: no
+    next card, all of it): up to the next card, plus that card's corner radius, under which its
+    rounded corner lets this one show through."""
+    if offset is None or offset + size.radius + 1 >= size.width:
+        return None
+    return offset + size.radius + 1
+
+
 def fan_width(count: int, size: CardSize, gaps: int = 0, gap: int = 0) -> int:
     """Width of ``count`` overlapped cards with ``gaps`` extra group gaps."""
     if count == 0:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from rummy_engine.cards import Face
 
 from .fonts import Fonts
-from .layout import fan_width, flow
+from .layout import fan_width, flow, shown_width
 from .paint import (
     badge,
     fit,
@@ -175,8 +175,12 @@ def _draw_block(
     badge(draw, fonts, (x + BADGE_W // 2 - 1, y + 18), 17, str(tm.number), colour)
     fan_x = x + BADGE_W
     count = len(tm.meld.cards)
+    covered = shown_width(size, size.step)
     for i, card in enumerate(tm.meld.cards):
-        paste(canvas, sprites.face(card, size, scene.four_colour), (fan_x + i * size.step, y))
+        shown = covered if i < count - 1 else None
+        paste(
+            canvas, sprites.face(card, size, scene.four_colour, shown), (fan_x + i * size.step, y)
+        )
     bar_y = y + size.height + 3
     draw.rounded_rectangle(
         (fan_x, bar_y, fan_x + fan_width(count, size) - 1, bar_y + BAR_H - 1),
