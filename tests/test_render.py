@@ -14,6 +14,7 @@ import ast
 import asyncio
 import dataclasses
 import io
+import itertools
 import os
 import pickle
 import signal
@@ -25,6 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from bot.config import default_drawing_processes
@@ -52,11 +55,12 @@ from bot.render.table import TIERS, _choose_tier
 from bot.render.theme import BLUE, FELT, GOLD, GREEN, HAND, RED
 from bot.render.worker import OK, read_frame, write_frame
 from bot.text import t
-from rummy_engine.cards import Card, Suit
+from rummy_engine.cards import Card, Suit, make_deck, sort_key
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("RUMMY_UPDATE_GOLDEN") == "1"
 PHONE_WIDTH = 400  # CSS px Discord gives an image on a phone in portrait
+
 
 def _french(key: str) -> str:
     """A picture label's template in French, as the presenter asks for it."""
@@ -282,6 +286,50 @@ def test_the_png_writer_keeps_every_pixel(scene: Scene, renderer: Renderer) -> N
     assert decoded.tobytes() == expected.tobytes()
     assert decoded.getpalette() == expected.getpalette()
     assert decoded.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+
+
+DECK = make_deck(2, 4)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> HandScene:
+    """Any hand a player may hold: up to 22 cards of two packs with jokers, sorted or in melds,
+    a card just drawn or not, either colour scheme, with or without a title."""
+    cards = tuple(
+        sorted(
+            draw(st.lists(st.sampled_from(DECK), max_size=22, unique=True)),
+            key=lambda c: (*sort_key(c), c.copy),
+        )
+    )
+    drawn = draw(st.none() | st.sampled_from(cards)) if cards else None
+    groups = None
+    if cards and draw(st.booleans()):
+        cuts = sorted(draw(st.lists(st.integers(0, len(cards)), max_size=5)))
+        bounds = [0, *cuts, len(cards)]
+        groups = tuple(cards[a:b] for a, b in itertools.pairwise(bounds) if b - a >= 3)
+    return HandScene(
+        cards=cards,
+        drawn=drawn,
+        groups=groups,
+        four_colour=draw(st.booleans()),
+        title=draw(st.sampled_from(["", "Alice · 15 cards", "Zoë the very long named player"])),
+    )
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(scene=hands())
+def test_a_hand_composed_in_palette_indexes_is_the_rgb_hand_mapped(
+    scene: HandScene, renderer: Renderer
+) -> None:
+    """The PNG of a hand is composed from kept pieces in palette indexes; it must be exactly
+    the RGB composition mapped onto the palette, whatever the hand."""
+    expected = renderer.image(scene).quantize(palette=renderer.palette(), dither=Image.Dither.NONE)
+    decoded = Image.open(io.BytesIO(renderer.render(scene)))
+    decoded.load()
+    assert decoded.size == expected.size
+    assert decoded.tobytes() == expected.tobytes()
 
 
 def test_rendering_is_deterministic(renderer: Renderer) -> None:

@@ -4,18 +4,29 @@ Why this shape: on a phone Discord shrinks an image to about 400 px wide, so a 1
 laid out in two overlapped rows of at most ten; only each card's corner index has to be read, and
 that index stays above 18 px tall at phone width. The number under each card is its position in
 the text list the bot prints, so "play 3 4 5" means the same in the picture and in the text.
+
+A hand is drawn on every move, so it has two painters over one layout: in RGB (the reference,
+for tests and the palette's calibration) and straight into palette indexes (see
+:mod:`bot.render.indexed`), which the PNGs are made from; both give the same pixels.
 """
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+import functools
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import Image, ImageDraw, ImageFont
+
+from rummy_engine.cards import Card
 
 from .fonts import Fonts
+from .indexed import Tiles
 from .layout import HandSlot, layout_hand, order_hand, shown_width
-from .paint import fit, label_text, marker, paste
+from .paint import fit, marker, paste
 from .scene import HAND_LABELS, HandScene, label
 from .sprites import CardSprites
-from .theme import FELT, GOLD, HAND, TEXT, TEXT_DIM, CardSize
+from .theme import BLACK, FELT, GOLD, HAND, RGB, TEXT, TEXT_DIM, CardSize
 
 MARGIN = 18
 TITLE_PX = 26
@@ -31,8 +42,67 @@ MIN_WIDTH = 360
 EMPTY_H = 70
 
 
+Ink = RGB | int  # a colour on an RGB canvas, a palette index on an indexed one
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """One card where it goes: what shows of it (None: all), the card before it in its row and
+    how far left (what its left corners show through), whether it is the card just drawn."""
+
+    card: Card
+    x: int
+    y: int
+    shown: int | None
+    under: tuple[Card, int] | None
+    drawn: bool
+
+
+class _Painter(Protocol):
+    image: Image.Image
+    draw: ImageDraw.ImageDraw
+
+    def ink(self, colour: RGB) -> Ink: ...
+
+    def card(self, placed: _Placed) -> None: ...
+
+    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
+        """A FreeType coverage ``mask`` with its top left at ``xy``, on felt (``key`` names a
+        label drawn again and again)."""
+
+
 def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
     """Compose the hand (RGB). See the module docstring for the layout rules."""
+    layout = _layout(scene)
+    painter = _RgbPainter(layout.size, sprites, scene.four_colour)
+    return _paint(scene, layout, fonts, painter)
+
+
+def render_hand_indexed(
+    scene: HandScene, fonts: Fonts, sprites: CardSprites, tiles: Tiles
+) -> Image.Image:
+    """The same hand, composed in the palette of ``tiles`` ('P')."""
+    layout = _layout(scene)
+    painter = _IndexedPainter(layout.size, sprites, scene.four_colour, tiles)
+    return _paint(scene, layout, fonts, painter)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    slots: list[HandSlot]
+    rows: int
+    row_h: int
+    below: int
+    width: int
+    height: int
+    title_h: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+
+def _layout(scene: HandScene) -> _Layout:
     size = HAND
     by_melds = scene.groups is not None
     ordered = order_hand(scene.cards, scene.groups)
@@ -40,27 +110,29 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
     rows = max((s.row for s in slots), default=-1) + 1
     below = NUMBER_H + (BAR_H + 6 if by_melds else 0)
     row_h = TOP + size.height + below
-    title_font = fonts.get(TITLE_PX)
     content_w = max((s.x + size.width for s in slots), default=MIN_WIDTH - 2 * MARGIN)
     width = max(MIN_WIDTH, content_w + 2 * MARGIN)
     title_h = TITLE_H if scene.title else 10
     height = title_h + (rows * row_h + 6 if rows else EMPTY_H)
-    canvas = Image.new("RGB", (width, height), FELT)
-    draw = ImageDraw.Draw(canvas)
+    return _Layout(slots, rows, row_h, below, width, height, title_h)
+
+
+def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -> Image.Image:
+    size = HAND
+    slots, title_h = layout.slots, layout.title_h
     if scene.title:
-        text = fit(title_font, scene.title, width - 2 * MARGIN)
-        draw.text((MARGIN, TITLE_H // 2 + 2), text, font=title_font, fill=TEXT, anchor="lm")
+        font = fonts.get(TITLE_PX)
+        text = fit(font, scene.title, layout.width - 2 * MARGIN)
+        _write(painter, font, text, (MARGIN, TITLE_H // 2 + 2), TEXT, "lm")
     if not slots:
-        draw.text(
-            (width // 2, title_h + EMPTY_H // 2),
-            label(scene.labels, HAND_LABELS, "empty"),
-            font=fonts.get(NUMBER_PX),
-            fill=TEXT_DIM,
-            anchor="mm",
-        )
-        return canvas
+        empty = label(scene.labels, HAND_LABELS, "empty")
+        centre = (layout.width // 2, title_h + EMPTY_H // 2)
+        _write(painter, fonts.get(NUMBER_PX), empty, centre, TEXT_DIM, "mm")
+        return painter.image
+    draw = painter.draw
+    previous: HandSlot | None = None
     for slot, shown in zip(slots, _shown_widths(slots, size), strict=True):
-        row_top = title_h + slot.row * row_h
+        row_top = title_h + slot.row * layout.row_h
         x = MARGIN + slot.x
         y = row_top + TOP
         drawn = scene.drawn is not None and slot.card == scene.drawn
@@ -68,22 +140,128 @@ def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> I
             draw.rounded_rectangle(
                 (x - 4, y - 4, x + size.width + 3, y + size.height + 3),
                 radius=size.radius + 4,
-                fill=GOLD,
+                fill=painter.ink(GOLD),
             )
-            marker(draw, x + size.step // 2, y - 7, 26)
-        paste(canvas, sprites.face(slot.card, size, scene.four_colour, shown), (x, y))
-        label_text(
-            draw,
-            fonts,
-            NUMBER_PX,
-            (x + size.step // 2 + 1, y + size.height + below - NUMBER_H // 2 + 1),
-            str(slot.number),
-            GOLD if drawn else TEXT_DIM,
-            "mm",
+            marker(draw, x + size.step // 2, y - 7, 26, painter.ink(GOLD), painter.ink(BLACK))
+        under = None
+        if previous is not None and previous.row == slot.row:
+            under = (previous.card, slot.x - previous.x)
+        painter.card(_Placed(slot.card, x, y, shown, under, drawn))
+        centre = (x + size.step // 2 + 1, y + size.height + layout.below - NUMBER_H // 2 + 1)
+        number, colour = str(slot.number), GOLD if drawn else TEXT_DIM
+        mask, (dx, dy) = fonts.mask(NUMBER_PX, number, "mm", (0.0, 0.0))
+        painter.write(mask, (centre[0] + dx, centre[1] + dy), colour, (number, colour))
+        previous = slot
+    if scene.groups is not None:
+        _draw_meld_bars(draw, slots, scene, title_h, layout.row_h, painter.ink(TEXT_DIM))
+    return painter.image
+
+
+def _write(
+    painter: _Painter,
+    font: ImageFont.FreeTypeFont,
+    text: str,
+    xy: tuple[int, int],
+    colour: RGB,
+    anchor: str,
+) -> None:
+    """``draw.text`` at whole-pixel ``xy``, through the painter."""
+    mask, (dx, dy) = font.getmask2(text, "L", anchor=anchor)
+    painter.write(mask, (xy[0] + dx, xy[1] + dy), colour)
+
+
+class _RgbPainter:
+    def __init__(self, size: tuple[int, int], sprites: CardSprites, four_colour: bool) -> None:
+        self.image = Image.new("RGB", size, FELT)
+        self.draw = ImageDraw.Draw(self.image)
+        self.sprites, self.four_colour = sprites, four_colour
+
+    def ink(self, colour: RGB) -> Ink:
+        return colour
+
+    def card(self, placed: _Placed) -> None:
+        sprite = self.sprites.face(placed.card, HAND, self.four_colour, placed.shown)
+        paste(self.image, sprite, (placed.x, placed.y))
+
+    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
+        self.draw.draw.draw_bitmap(xy, mask, self.draw.draw.draw_ink(colour))
+
+
+class _IndexedPainter:
+    """Copies of pieces kept in ``tiles``: a card's body, then its corners composited over
+    what lies under them (felt, the card before it, the gold of the card just drawn)."""
+
+    def __init__(
+        self, size: tuple[int, int], sprites: CardSprites, four_colour: bool, tiles: Tiles
+    ) -> None:
+        self.image = tiles.canvas(size, FELT)
+        self.draw = ImageDraw.Draw(self.image)
+        self.sprites, self.four_colour, self.tiles = sprites, four_colour, tiles
+
+    def ink(self, colour: RGB) -> Ink:
+        return self.tiles.index(colour)
+
+    def card(self, placed: _Placed) -> None:
+        face = self._face_key(placed.card)
+        shown = placed.shown
+        body = self.tiles.tile(
+            ("body", face, shown),
+            lambda: self.sprites.face(placed.card, HAND, self.four_colour, shown).convert("RGB"),
         )
-    if by_melds:
-        _draw_meld_bars(draw, slots, scene, title_h, row_h)
-    return canvas
+        self.image.paste(body, (placed.x, placed.y))
+        under = None if placed.under is None else (self._face_key(placed.under[0]), placed.under[1])
+        for corner in _corners(shown):
+            key = ("corner", face, corner, under, placed.drawn)
+            tile = self.tiles.tile(key, functools.partial(self._corner, placed, corner))
+            self.image.paste(tile, (placed.x + corner[0], placed.y + corner[1]))
+
+    def _face_key(self, card: Card) -> tuple[object, ...]:
+        return (card.rank, card.suit, self.four_colour and card.suit is not None)
+
+    def _corner(self, placed: _Placed, corner: tuple[int, int]) -> Image.Image:
+        """The RGB painter's steps, replayed on one corner square: felt, the card before (as
+        it was pasted), the gold behind the card just drawn, then the card."""
+        painter = _RgbPainter((CORNER, CORNER), self.sprites, self.four_colour)
+        left, top = placed.x + corner[0], placed.y + corner[1]
+
+        def moved(x: int, y: int) -> tuple[int, int]:
+            return x - left, y - top
+
+        if placed.under is not None:
+            card, offset = placed.under
+            shown = shown_width(HAND, offset)
+            painter.card(_Placed(card, *moved(placed.x - offset, placed.y), shown, None, False))
+        if placed.drawn:
+            x0, y0 = moved(placed.x - 4, placed.y - 4)
+            x1, y1 = moved(placed.x + HAND.width + 3, placed.y + HAND.height + 3)
+            painter.draw.rounded_rectangle((x0, y0, x1, y1), radius=HAND.radius + 4, fill=GOLD)
+        painter.card(_Placed(placed.card, *moved(placed.x, placed.y), placed.shown, None, False))
+        return painter.image
+
+    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
+        def make() -> Image.Image:
+            painter = _RgbPainter(mask.size, self.sprites, self.four_colour)
+            painter.write(mask, (0, 0), colour)
+            return painter.image
+
+        tile = self.tiles.indexed(make()) if key is None else self.tiles.tile(("text", key), make)
+        self.image.paste(tile, xy)
+
+
+#: The side of the square at each corner of a card where its rounded edge is not opaque (its
+#: radius and one pixel of anti-aliasing), the only part composited over what lies under it.
+CORNER = HAND.radius + 1
+
+
+def _corners(shown: int | None) -> tuple[tuple[int, int], ...]:
+    """The corner squares of a card that show: the left ones, and the right ones when no card
+    covers them."""
+    bottom = HAND.height - CORNER
+    left = ((0, 0), (0, bottom))
+    if shown is not None:
+        return left
+    right = HAND.width - CORNER
+    return (*left, (right, 0), (right, bottom))
 
 
 def _shown_widths(slots: list[HandSlot], size: CardSize) -> list[int | None]:
@@ -97,7 +275,12 @@ def _shown_widths(slots: list[HandSlot], size: CardSize) -> list[int | None]:
 
 
 def _draw_meld_bars(
-    draw: ImageDraw.ImageDraw, slots: list[HandSlot], scene: HandScene, title_h: int, row_h: int
+    draw: ImageDraw.ImageDraw,
+    slots: list[HandSlot],
+    scene: HandScene,
+    title_h: int,
+    row_h: int,
+    ink: Ink,
 ) -> None:
     """A bar under each meld the solver found (sort-by-melds), like the bars under table melds;
     cards in no meld get none, so "what is left over" is visible at a glance."""
@@ -115,5 +298,5 @@ def _draw_meld_bars(
             right = MARGIN + last.x + HAND.width - 4
         top = title_h + row * row_h + TOP + HAND.height + 5
         draw.rounded_rectangle(
-            (MARGIN + first.x + 4, top, right, top + BAR_H - 1), radius=BAR_H // 2, fill=TEXT_DIM
+            (MARGIN + first.x + 4, top, right, top + BAR_H - 1), radius=BAR_H // 2, fill=ink
         )

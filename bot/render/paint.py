@@ -88,8 +88,16 @@ def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None
     canvas.paste(sprite, xy, sprite)
 
 
-def marker(draw: ImageDraw.ImageDraw, centre_x: int, bottom: int, width: int) -> None:
-    """A gold down-pointing triangle (the card just drawn, whose turn it is)."""
+def marker(
+    draw: ImageDraw.ImageDraw,
+    centre_x: int,
+    bottom: int,
+    width: int,
+    fill: RGB | int = GOLD,
+    outline: RGB | int = BLACK,
+) -> None:
+    """A gold down-pointing triangle (the card just drawn, whose turn it is); ``fill`` and
+    ``outline`` are palette indexes on an indexed canvas."""
     half = width // 2
     draw.polygon(
         [
@@ -97,8 +105,8 @@ def marker(draw: ImageDraw.ImageDraw, centre_x: int, bottom: int, width: int) ->
             (centre_x + half, bottom - width * 2 // 3),
             (centre_x, bottom),
         ],
-        fill=GOLD,
-        outline=BLACK,
+        fill=fill,
+        outline=outline,
     )
 
 

@@ -3,7 +3,9 @@
 Why an object: the sprite cache and the palette are the expensive state; holding them in a
 ``Renderer`` instance makes their lifetime explicit (the bot keeps one, a test can make a fresh
 one) instead of hiding them in module globals. Composition is serialised by a lock because
-FreeType faces are not safe to share between threads; PNG encoding runs outside it.
+FreeType faces are not safe to share between threads; PNG encoding runs outside it. A hand,
+drawn on every move, is composed straight into palette indexes from kept pieces
+(:mod:`bot.render.indexed`); :meth:`Renderer.image` still gives any scene in RGB.
 
 The renderer also owns the worker threads a ``ThreadDrawer`` draws in: as many as there are
 cores (at most 4), not asyncio's default pool of up to 32, because each extra thread keeps
@@ -25,10 +27,12 @@ from .encode import (
     build_palette,
     calibration_sheet,
     load_palette,
+    palette_png,
     to_png,
 )
 from .fonts import Fonts
-from .hand import render_hand_image
+from .hand import render_hand_image, render_hand_indexed
+from .indexed import Tiles
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
@@ -55,6 +59,7 @@ class Renderer:
         self.compress_level = compress_level
         self._lock = threading.Lock()
         self._palette: Image.Image | None = None
+        self._tiles: Tiles | None = None
         self.workers = ThreadPoolExecutor(
             max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="render"
         )
@@ -95,7 +100,15 @@ class Renderer:
         return to_png(image, self.palette(), self.compress_level)
 
     def render(self, scene: Scene) -> bytes:
-        return self.encode(self.image(scene))
+        """PNG of ``scene``; a hand (drawn on every move) is composed in palette indexes."""
+        palette = self.palette()
+        if palette is None or not isinstance(scene, HandScene):
+            return self.encode(self.image(scene))
+        with self._lock:
+            if self._tiles is None:
+                self._tiles = Tiles(palette)
+            indexed = render_hand_indexed(scene, self.fonts, self.sprites, self._tiles)
+        return palette_png(indexed, self.compress_level)
 
     def hand(self, scene: HandScene) -> bytes:
         return self.render(scene)

@@ -1,0 +1,62 @@
+"""Drawing straight into palette indexes: each piece composited in RGB once, mapped, kept.
+
+Why: for a hand, mapping the whole RGB picture onto the palette was a quarter of its drawing
+time and pasting cards through their alpha another quarter, for every move of every table. Yet
+a hand is made of few kinds of pieces (card bodies, the corners where a card's rounded edge
+shows what lies under it, the numbers), and they recur from one picture to the next. So each
+piece is composited in RGB over exactly what lies under it, mapped onto the palette once and
+kept; a picture is then a handful of copies of indexes. The pixels are the same as mapping the
+RGB composition (``tests/test_render.py`` checks it on random hands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from PIL import Image
+
+from .theme import RGB
+
+#: Pieces kept: card bodies (~10-20 KB, a few hundred at most) and corners and numbers (~1 KB
+#: each with Pillow's own), so the cache stays under ~15 MB; it starts again when full.
+TILES_KEPT = 4096
+
+
+class Tiles:
+    """Pieces mapped onto one palette, kept by key; canvases in that palette."""
+
+    def __init__(self, palette: Image.Image, kept: int = TILES_KEPT) -> None:
+        self.palette = palette
+        self._colours = palette.getpalette() or []
+        self._kept: dict[Hashable, Image.Image] = {}
+        self._limit = kept
+        self._indexes: dict[RGB, int] = {}
+
+    def indexed(self, image: Image.Image) -> Image.Image:
+        """``image`` (RGB) mapped onto the palette, without dithering, as the encoder maps."""
+        return image.quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+    def index(self, colour: RGB) -> int:
+        """The palette index a flat ``colour`` maps to (for shapes drawn on the canvas)."""
+        found = self._indexes.get(colour)
+        if found is None:
+            found = self.indexed(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+            assert isinstance(found, int)
+            self._indexes[colour] = found
+        return found
+
+    def tile(self, key: Hashable, make: Callable[[], Image.Image]) -> Image.Image:
+        """The piece ``make`` composes (RGB), mapped once per ``key``."""
+        found = self._kept.get(key)
+        if found is None:
+            if len(self._kept) >= self._limit:
+                self._kept.clear()
+            found = self.indexed(make())
+            self._kept[key] = found
+        return found
+
+    def canvas(self, size: tuple[int, int], colour: RGB) -> Image.Image:
+        """A 'P' canvas in the palette, filled with ``colour``."""
+        canvas = Image.new("P", size, self.index(colour))
+        canvas.putpalette(self._colours)
+        return canvas
