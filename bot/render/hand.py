@@ -202,21 +202,48 @@ class _IndexedPainter:
         return self.tiles.index(colour)
 
     def card(self, placed: _Placed) -> None:
-        face = self._face_key(placed.card)
         shown = placed.shown
         body = self.tiles.tile(
-            ("body", face, shown),
-            lambda: self.sprites.face(placed.card, HAND, self.four_colour, shown).convert("RGB"),
+            ("body", self._face_key(placed.card), shown),
+            lambda: (
+                self._sprite(placed.card)
+                .crop((0, 0, shown or HAND.width, HAND.height))
+                .convert("RGB")
+            ),
         )
         self.image.paste(body, (placed.x, placed.y))
-        under = None if placed.under is None else (self._face_key(placed.under[0]), placed.under[1])
         for corner in _corners(shown):
-            key = ("corner", face, corner, under, placed.drawn)
+            # Keyed by the pixels that meet there, not by the cards: most cards have the same
+            # plain corners, so a few hundred pieces serve every pair of cards.
+            own = self._pixels(placed.card, shown, corner)
+            below = None
+            if placed.under is not None:
+                card, offset = placed.under
+                below = self._pixels(
+                    card, shown_width(HAND, offset), (offset + corner[0], corner[1])
+                )
+            key = ("corner", corner, own, below, placed.drawn)
             tile = self.tiles.tile(key, functools.partial(self._corner, placed, corner))
             self.image.paste(tile, (placed.x + corner[0], placed.y + corner[1]))
 
     def _face_key(self, card: Card) -> tuple[object, ...]:
         return (card.rank, card.suit, self.four_colour and card.suit is not None)
+
+    def _pixels(self, card: Card, shown: int | None, at: tuple[int, int]) -> bytes:
+        """The RGBA pixels of ``card`` as pasted (``shown`` of it), in the corner square whose
+        top left is ``at`` in the card."""
+
+        def crop() -> bytes:
+            width = shown or HAND.width
+            sprite = self._sprite(card).crop((0, 0, width, HAND.height))
+            return sprite.crop((at[0], at[1], at[0] + CORNER, at[1] + CORNER)).tobytes()
+
+        return self.tiles.remember(("pixels", self._face_key(card), shown, at), crop)
+
+    def _sprite(self, card: Card) -> Image.Image:
+        """The whole sprite: the pieces are cut from it once, so the sprite cache keeps no
+        strips of hand cards (they were most of the drawing process's memory)."""
+        return self.sprites.face(card, HAND, self.four_colour)
 
     def _corner(self, placed: _Placed, corner: tuple[int, int]) -> Image.Image:
         """The RGB painter's steps, replayed on one corner square: felt, the card before (as

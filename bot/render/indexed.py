@@ -31,6 +31,7 @@ class Tiles:
         self._kept: dict[Hashable, Image.Image] = {}
         self._limit = kept
         self._indexes: dict[RGB, int] = {}
+        self._facts: dict[Hashable, bytes] = {}
 
     def indexed(self, image: Image.Image) -> Image.Image:
         """``image`` (RGB) mapped onto the palette, without dithering, as the encoder maps."""
@@ -53,6 +54,15 @@ class Tiles:
                 self._kept.clear()
             found = self.indexed(make())
             self._kept[key] = found
+        return found
+
+    def remember(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        """A small fact about the pieces (pixels that key a tile), computed once per ``key``."""
+        found = self._facts.get(key)
+        if found is None:
+            if len(self._facts) >= self._limit:
+                self._facts.clear()
+            found = self._facts[key] = make()
         return found
 
     def canvas(self, size: tuple[int, int], colour: RGB) -> Image.Image:
