@@ -16,7 +16,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from rummy_engine.cards import Card
 
@@ -123,11 +123,11 @@ def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -
     if scene.title:
         font = fonts.get(TITLE_PX)
         text = fit(font, scene.title, layout.width - 2 * MARGIN)
-        _write(painter, font, text, (MARGIN, TITLE_H // 2 + 2), TEXT, "lm")
+        _write(painter, fonts, TITLE_PX, text, (MARGIN, TITLE_H // 2 + 2), TEXT, "lm")
     if not slots:
         empty = label(scene.labels, HAND_LABELS, "empty")
         centre = (layout.width // 2, title_h + EMPTY_H // 2)
-        _write(painter, fonts.get(NUMBER_PX), empty, centre, TEXT_DIM, "mm")
+        _write(painter, fonts, NUMBER_PX, empty, centre, TEXT_DIM, "mm")
         return painter.image
     draw = painter.draw
     previous: HandSlot | None = None
@@ -159,14 +159,16 @@ def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -
 
 def _write(
     painter: _Painter,
-    font: ImageFont.FreeTypeFont,
+    fonts: Fonts,
+    px: int,
     text: str,
     xy: tuple[int, int],
     colour: RGB,
     anchor: str,
 ) -> None:
-    """``draw.text`` at whole-pixel ``xy``, through the painter."""
-    mask, (dx, dy) = font.getmask2(text, "L", anchor=anchor)
+    """``draw.text`` at whole-pixel ``xy``, through the painter (the rendering is kept: the
+    same player's title comes back move after move)."""
+    mask, (dx, dy) = fonts.mask(px, text, anchor, (0.0, 0.0))
     painter.write(mask, (xy[0] + dx, xy[1] + dy), colour)
 
 
