@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
@@ -562,13 +563,18 @@ class Reconciler:
                     **pictures,  # type: ignore[arg-type]
                 )
                 return True
+        # The bot token's edit, without making the answer a Message (nothing reads it; it was a
+        # tenth of an edit's cost) nor keeping the view: the components are dynamic items,
+        # routed by their custom ids.
         try:
-            await self._message(ref).edit(
+            with handle_message_parameters(
                 content=draft.content,
                 view=draft.view,
                 allowed_mentions=NO_PINGS,
+                previous_allowed_mentions=self.client.allowed_mentions,
                 **pictures,  # type: ignore[arg-type]
-            )
+            ) as params:
+                await self.client.http.edit_message(ref.channel_id, ref.message_id, params=params)
         except discord.NotFound:
             return False
         return True
