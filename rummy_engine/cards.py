@@ -105,12 +105,23 @@ class Face:
     def __str__(self) -> str:
         return self.pretty
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as a call of the shared constructor (a dataclass with slots pickles through
+        Python-level state functions: most of a picture's scene cost to send to a drawing
+        process)."""
+        return (_shared_face, (self.rank, self.suit))
+
 
 JOKER = Face(JOKER_RANK, None)
 
 # Faces are immutable values, so each is made once and shared: Card.face is asked for
 # constantly (the solver and the state machine match cards by face).
 _face = functools.cache(Face)
+
+
+def _shared_face(rank: int, suit: Suit | None) -> Face:
+    """The shared Face (a named function, so that pickle can refer to it)."""
+    return _face(rank, suit)
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -148,6 +159,10 @@ class Card:
 
     def __str__(self) -> str:
         return self.pretty
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its key (see ``Face.__reduce__``); unpickling shares the cached cards."""
+        return (_card_from_key, (self.key,))
 
 
 @functools.lru_cache(maxsize=512)

@@ -6,6 +6,7 @@ rebuilds the snapshot."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -30,6 +31,7 @@ from rummy_engine import (
     action_from_json,
     action_to_json,
 )
+from rummy_engine.cards import Card, make_deck
 from rummy_engine.replay import replay
 from rummy_engine.solver import find_melds
 from rummy_engine.strategy import choose_action
@@ -189,3 +191,13 @@ def test_illegal_actions_change_nothing(
 )
 def test_actions_round_trip_through_json(action: Action) -> None:
     assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
+
+
+def test_cards_and_faces_survive_pickling_as_the_shared_values() -> None:
+    """Scenes go to the drawing process pickled; a card comes back equal, and as the very
+    object the engine shares for its key (faces likewise), jokers and unknown suits included."""
+    for card in make_deck(2, 4):
+        back = pickle.loads(pickle.dumps(card, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == card and back is Card.from_key(card.key)
+        assert pickle.loads(pickle.dumps(card.face)) is card.face
+    assert pickle.loads(pickle.dumps(Face(7, None))) == Face(7, None)
