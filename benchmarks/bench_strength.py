@@ -92,8 +92,12 @@ def main() -> None:
             tally = tallies.setdefault((variant, players, pair), Tally(pair))
             tally.add(record, seats)
             print(f"\r{n}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
-    print(f"\n{len(jobs)} games in {time.time() - started:.0f} s on {multiprocessing.cpu_count()} cores\n")
-    print("| variant | mode | pair (first wins) | games | win rate | 95% Wilson | rounds | unfinished |")
+    print(
+        f"\n{len(jobs)} games in {time.time() - started:.0f} s on {multiprocessing.cpu_count()} cores\n"
+    )
+    print(
+        "| variant | mode | pair (first wins) | games | win rate | 95% Wilson | rounds | unfinished |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for variant, players in tables:
         for pair in PAIRS:

@@ -18,10 +18,12 @@ import itertools
 import os
 import pickle
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,9 +41,10 @@ from bot.render import (
     render_hand,
 )
 from bot.render.drawing import ProcessDrawer, ThreadDrawer, _portable
-from bot.render.encode import load_palette
+from bot.render.encode import Rows, adler32_combine, load_palette
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
+from bot.render.indexed import KeptRows
 from bot.render.layout import layout_hand, order_hand, row_breaks, shown_width
 from bot.render.renderer import Scene
 from bot.render.scene import (
@@ -286,6 +289,49 @@ def test_the_png_writer_keeps_every_pixel(scene: Scene, renderer: Renderer) -> N
     assert decoded.tobytes() == expected.tobytes()
     assert decoded.getpalette() == expected.getpalette()
     assert decoded.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+
+
+def idat_stream(png: bytes) -> bytes:
+    """The zlib stream of a PNG (its IDAT chunks joined)."""
+    out, at = b"", 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        if png[at + 4 : at + 8] == b"IDAT":
+            out += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    return out
+
+
+def test_a_table_keeps_its_melds_band_and_joins_it_to_a_new_top(renderer: Renderer) -> None:
+    """A turn changes the header, piles and seats, not the melds: their band is drawn and
+    deflated once, then joined to each new top; the stream stays whole (zlib checks the joined
+    Adler-32) and every pixel is the RGB picture's."""
+    fresh = Renderer()
+    first = examples.table(5)
+    turned = dataclasses.replace(first, turn_name="Dan", discard_count=first.discard_count + 1)
+    laid = dataclasses.replace(turned, melds=examples.table(6).melds)
+    for scene, kept in ((first, 1), (turned, 1), (laid, 2), (first, 2)):
+        png = fresh.render(scene)
+        assert fresh.melds_bands_kept == kept
+        expected = fresh.image(scene).quantize(palette=fresh.palette(), dither=Image.Dither.NONE)
+        width, height = expected.size
+        assert zlib.decompress(idat_stream(png)) == expected.crop((-1, 0, width, height)).tobytes()
+
+
+def test_kept_bands_stay_under_their_byte_limit() -> None:
+    kept = KeptRows(limit=250)
+    for key in range(5):
+        kept.keep(key, Rows(bytes(100), 1, 0, 1, 1))
+    assert len(kept) == 2 and kept.get(0) is None and kept.get(4) is not None
+    kept.get(3)  # used: the next drop takes 4
+    kept.keep(9, Rows(bytes(100), 1, 0, 1, 1))
+    assert kept.get(3) is not None and kept.get(4) is None
+
+
+@given(st.binary(max_size=3000), st.binary(max_size=3000))
+def test_adler32_of_joined_bands_is_combined_exactly(first: bytes, second: bytes) -> None:
+    combined = adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
 
 
 DECK = make_deck(2, 4)

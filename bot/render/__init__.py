@@ -48,7 +48,6 @@ __all__ = [
 ]
 
 
-
 @functools.lru_cache(maxsize=1)
 def default_renderer() -> Renderer:
     """The shared renderer (fonts and card sprites are built once per process)."""

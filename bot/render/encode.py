@@ -21,6 +21,7 @@ import json
 import struct
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from isal import isal_zlib
@@ -36,6 +37,9 @@ PALETTE_FILE = Path(__file__).with_name("palette.json")
 #: no smaller pictures (see the module docstring).
 COMPRESS_LEVEL = 1
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, "fastest" (a hint only)
+FINAL_EMPTY_BLOCK = b"\x03\x00"  # a last, empty block with fixed codes: ends the stream
+ADLER_BASE = 65521
 
 
 def calibration_sheet(images: Sequence[Image.Image]) -> Image.Image:
@@ -71,24 +75,73 @@ def to_png(
     return palette_png(indexed, compress_level)
 
 
-def palette_png(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
-    """A 'P' image as PNG: 8-bit indexes, every row with filter type 0 (none).
+@dataclass(frozen=True)
+class Rows:
+    """The rows of a palette picture (or of a band of one), deflated on their own.
+
+    Why apart: bands deflated apart join into one PNG without deflating again, so a band kept
+    from an earlier picture (the melds of a table) costs a copy. Each ends on a byte boundary
+    and no band claims to be the last (``deflate_rows``); :func:`png_of` closes the stream.
+    """
+
+    data: bytes
+    checksum: int  # Adler-32 of the rows as PNG filters them (a 0 byte, then the indexes)
+    length: int
+    width: int
+    height: int
+
+
+def deflate_rows(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> Rows:
+    """A 'P' image's rows, each with filter type 0 (none), deflated.
 
     The crop one pixel to the left adds a zero column, which is exactly the filter-type byte
     each PNG row starts with, so the scanlines come out of Pillow in one copy.
     """
     width, height = indexed.size
     rows = indexed.crop((-1, 0, width, height)).tobytes()
-    colours = bytes(indexed.getpalette() or [])
+    deflater = isal_zlib.compressobj(compress_level, isal_zlib.DEFLATED, -15)
+    data = deflater.compress(rows) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
+    return Rows(data, zlib.adler32(rows), len(rows), width, height)
+
+
+def png_of(bands: Sequence[Rows], colours: bytes) -> bytes:
+    """One PNG of ``bands`` stacked (all as wide), 8-bit indexes into ``colours``."""
+    width, height = bands[0].width, sum(band.height for band in bands)
+    checksum = 1
+    for band in bands:
+        checksum = adler32_combine(checksum, band.checksum, band.length)
+    stream = b"".join(
+        (
+            ZLIB_HEADER,
+            *(band.data for band in bands),
+            FINAL_EMPTY_BLOCK,
+            struct.pack(">I", checksum),
+        )
+    )
     return b"".join(
         (
             PNG_SIGNATURE,
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
             _chunk(b"PLTE", colours),
-            _chunk(b"IDAT", isal_zlib.compress(rows, compress_level)),
+            _chunk(b"IDAT", stream),
             _chunk(b"IEND", b""),
         )
     )
+
+
+def palette_png(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
+    """A 'P' image as PNG (see :func:`deflate_rows`)."""
+    return png_of([deflate_rows(indexed, compress_level)], bytes(indexed.getpalette() or []))
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings joined, from theirs (zlib's adler32_combine, which
+    Python's zlib module does not offer): A sums the bytes, B sums the running A values."""
+    a1, b1 = first & 0xFFFF, first >> 16
+    a2, b2 = second & 0xFFFF, second >> 16
+    a = (a1 + a2 - 1) % ADLER_BASE
+    b = (b1 + b2 + second_length * (a1 - 1)) % ADLER_BASE
+    return (b << 16) | a
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -66,15 +66,38 @@ def hand_by_melds() -> HandScene:
 
 def hand_small() -> HandScene:
     """A short hand late in a round (one row)."""
-    return HandScene(cards=_sorted(cards("Ah 2h 3c Qs JK")), drawn=_sorted(cards("3c"))[0],
-                     title="Chloé · 5 cards")
+    return HandScene(
+        cards=_sorted(cards("Ah 2h 3c Qs JK")),
+        drawn=_sorted(cards("3c"))[0],
+        title="Chloé · 5 cards",
+    )
 
 
 _MELD_TEXTS = (
-    "7h 8h 9h", "Qs Qd Qc", "Ac 2c 3c 4c", "JK 5d 6d", "10s Js Qs Ks As", "8s 8h 8c",
-    "2h 3h JK 5h", "Kd Kc Ks Kh", "4s 5s 6s", "9d 10d Jd", "6c 6h JK", "Jh Qh Kh",
-    "3s 3d 3h", "5c 6c 7c 8c 9c", "Ad Ah As", "10h 10c 10d", "7d 8d JK", "2s 2d 2c",
-    "4h 4d 4c", "Jc Js Jd", "9h 10h Jh", "5h 5s 5d", "6d 7d 8d 9d", "JK Qd Kd",
+    "7h 8h 9h",
+    "Qs Qd Qc",
+    "Ac 2c 3c 4c",
+    "JK 5d 6d",
+    "10s Js Qs Ks As",
+    "8s 8h 8c",
+    "2h 3h JK 5h",
+    "Kd Kc Ks Kh",
+    "4s 5s 6s",
+    "9d 10d Jd",
+    "6c 6h JK",
+    "Jh Qh Kh",
+    "3s 3d 3h",
+    "5c 6c 7c 8c 9c",
+    "Ad Ah As",
+    "10h 10c 10d",
+    "7d 8d JK",
+    "2s 2d 2c",
+    "4h 4d 4c",
+    "Jc Js Jd",
+    "9h 10h Jh",
+    "5h 5s 5d",
+    "6d 7d 8d 9d",
+    "JK Qd Kd",
 )
 
 
@@ -85,8 +108,12 @@ def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
         SideScore("Bob & Dan", 347, 501, 1),
     )
     melds = tuple(
-        TableMeld(i + 1, make_meld(cards(text, copy=i % 2), RULES), i % 2,
-                  ("Alice", "Bob", "Chloé", "Dan")[i % 4])
+        TableMeld(
+            i + 1,
+            make_meld(cards(text, copy=i % 2), RULES),
+            i % 2,
+            ("Alice", "Bob", "Chloé", "Dan")[i % 4],
+        )
         for i, text in enumerate(_MELD_TEXTS[:meld_count])
     )
     seats = (
@@ -96,8 +123,14 @@ def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
         SeatInfo("Dan", 1, opened=True),
     )
     return TableScene(
-        title="Rummy 51", round_no=3, sides=sides, turn_name="Bob", melds=melds,
-        discard_top=cards("Qh")[0], discard_count=17, seats=seats,
+        title="Rummy 51",
+        round_no=3,
+        sides=sides,
+        turn_name="Bob",
+        melds=melds,
+        discard_top=cards("Qh")[0],
+        discard_count=17,
+        seats=seats,
         four_colour=four_colour,
     )
 
@@ -117,7 +150,9 @@ def round_end() -> RoundEndScene:
         PlayerResult("Dan", 3, (), 0, went_out=True),
     )
     return RoundEndScene(
-        title="Rummy 51 · round 3 over", players=players, totals=totals,
+        title="Rummy 51 · round 3 over",
+        players=players,
+        totals=totals,
         note="Dan went out in one go: the others pay double.",
     )
 
@@ -130,12 +165,17 @@ def many_sides_table() -> TableScene:
         TableMeld(i + 1, make_meld(cards(text), RULES), i % 6, names[i % 6])
         for i, text in enumerate(_MELD_TEXTS[:12])
     )
-    seats = tuple(
-        SeatInfo(n, i, opened=i % 2 == 0, is_turn=i == 4) for i, n in enumerate(names)
-    )
+    seats = tuple(SeatInfo(n, i, opened=i % 2 == 0, is_turn=i == 4) for i, n in enumerate(names))
     return TableScene(
-        title="Rummy 71", round_no=1, sides=sides, turn_name="Eli", melds=melds,
-        discard_top=None, discard_count=0, stock_empty=True, seats=seats,
+        title="Rummy 71",
+        round_no=1,
+        sides=sides,
+        turn_name="Eli",
+        melds=melds,
+        discard_top=None,
+        discard_count=0,
+        stock_empty=True,
+        seats=seats,
     )
 
 
@@ -155,4 +195,3 @@ def calibration_scenes() -> tuple[HandScene | TableScene | RoundEndScene, ...]:
         many_sides_table(),
         round_end(),
     )
-

@@ -11,10 +11,12 @@ RGB composition (``tests/test_render.py`` checks it on random hands).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from PIL import Image
 
+from .encode import Rows
 from .theme import RGB
 
 #: Pieces kept: card bodies (~10-20 KB, a few hundred at most) and corners and numbers (~1 KB
@@ -65,8 +67,46 @@ class Tiles:
             found = self._facts[key] = make()
         return found
 
+    @property
+    def colours(self) -> bytes:
+        """The palette as a PNG's PLTE chunk carries it."""
+        return bytes(self._colours)
+
     def canvas(self, size: tuple[int, int], colour: RGB) -> Image.Image:
         """A 'P' canvas in the palette, filled with ``colour``."""
         canvas = Image.new("P", size, self.index(colour))
         canvas.putpalette(self._colours)
         return canvas
+
+
+#: Deflated bands kept (their compressed bytes): ~40 KB for a table with a dozen melds, so a
+#: few hundred tables' melds.
+ROWS_KEPT_BYTES = 16 * 1024 * 1024
+
+
+class KeptRows:
+    """Deflated picture bands by what they show, least recently used dropped past a size."""
+
+    def __init__(self, limit: int = ROWS_KEPT_BYTES) -> None:
+        self._kept: OrderedDict[Hashable, Rows] = OrderedDict()
+        self._bytes = 0
+        self._limit = limit
+
+    def get(self, key: Hashable) -> Rows | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def keep(self, key: Hashable, rows: Rows) -> None:
+        old = self._kept.pop(key, None)
+        if old is not None:
+            self._bytes -= len(old.data)
+        self._kept[key] = rows
+        self._bytes += len(rows.data)
+        while self._bytes > self._limit and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self._bytes -= len(dropped.data)
+
+    def __len__(self) -> int:
+        return len(self._kept)

@@ -26,17 +26,19 @@ from .encode import (
     PALETTE_COLOURS,
     build_palette,
     calibration_sheet,
+    deflate_rows,
     load_palette,
     palette_png,
+    png_of,
     to_png,
 )
 from .fonts import Fonts
 from .hand import render_hand_image, render_hand_indexed
-from .indexed import Tiles
+from .indexed import KeptRows, Tiles
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
-from .table import render_table_image
+from .table import MeldsPart, render_melds_band, render_table_image, render_top_band
 
 Scene = HandScene | TableScene | RoundEndScene
 
@@ -60,6 +62,7 @@ class Renderer:
         self._lock = threading.Lock()
         self._palette: Image.Image | None = None
         self._tiles: Tiles | None = None
+        self._melds = KeptRows()
         self.workers = ThreadPoolExecutor(
             max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="render"
         )
@@ -100,15 +103,48 @@ class Renderer:
         return to_png(image, self.palette(), self.compress_level)
 
     def render(self, scene: Scene) -> bytes:
-        """PNG of ``scene``; a hand (drawn on every move) is composed in palette indexes."""
+        """PNG of ``scene``. A hand (drawn on every move) is composed in palette indexes; a
+        table's melds band is kept deflated, as it changes only when a meld does."""
         palette = self.palette()
-        if palette is None or not isinstance(scene, HandScene):
+        if palette is None or isinstance(scene, RoundEndScene):
             return self.encode(self.image(scene))
+        if isinstance(scene, HandScene):
+            with self._lock:
+                indexed = render_hand_indexed(
+                    scene, self.fonts, self.sprites, self._tiles_of(palette)
+                )
+            return palette_png(indexed, self.compress_level)
+        return self._table(scene, palette)
+
+    def _table(self, scene: TableScene, palette: Image.Image) -> bytes:
+        part = MeldsPart.of(scene)
+        melds_image = None
         with self._lock:
-            if self._tiles is None:
-                self._tiles = Tiles(palette)
-            indexed = render_hand_indexed(scene, self.fonts, self.sprites, self._tiles)
-        return palette_png(indexed, self.compress_level)
+            tiles = self._tiles_of(palette)
+            top = tiles.indexed(render_top_band(scene, self.fonts, self.sprites))
+            melds = self._melds.get(part)
+            if melds is None:
+                melds_image = tiles.indexed(render_melds_band(part, self.fonts, self.sprites))
+        if melds is None:
+            assert melds_image is not None
+            melds = deflate_rows(melds_image, self.compress_level)
+            with self._lock:
+                self._melds.keep(part, melds)
+        return png_of([deflate_rows(top, self.compress_level), melds], tiles.colours)
+
+    @property
+    def melds_bands_kept(self) -> int:
+        return len(self._melds)
+
+    def forget_bands(self) -> None:
+        """Drop the kept melds bands (the benchmark times a table drawn whole)."""
+        with self._lock:
+            self._melds = KeptRows()
+
+    def _tiles_of(self, palette: Image.Image) -> Tiles:
+        if self._tiles is None:
+            self._tiles = Tiles(palette)
+        return self._tiles
 
     def hand(self, scene: HandScene) -> bytes:
         return self.render(scene)

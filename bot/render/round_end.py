@@ -39,9 +39,7 @@ def _cards_per_line() -> int:
     return max(1, (usable - SIZE.width) // SIZE.step + 1)
 
 
-def render_round_end_image(
-    scene: RoundEndScene, fonts: Fonts, sprites: CardSprites
-) -> Image.Image:
+def render_round_end_image(scene: RoundEndScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
     """Compose the round end (RGB)."""
     per_line = _cards_per_line()
     # A row fits the player's cards (wrapped), or just the name and badge when none are left.
@@ -57,8 +55,11 @@ def render_round_end_image(
     draw.line((0, TITLE_H, WIDTH, TITLE_H), fill=GOLD, width=2)
     title_font = fonts.get(28)
     draw.text(
-        (MARGIN, TITLE_H // 2 + 1), fit(title_font, scene.title, WIDTH - 2 * MARGIN),
-        font=title_font, fill=TEXT, anchor="lm",
+        (MARGIN, TITLE_H // 2 + 1),
+        fit(title_font, scene.title, WIDTH - 2 * MARGIN),
+        font=title_font,
+        fill=TEXT,
+        anchor="lm",
     )
     name_font, small, big = fonts.get(22), fonts.get(16), fonts.get(30)
     y = TITLE_H + 8
@@ -66,8 +67,11 @@ def render_round_end_image(
         colour = team_colour(_colour_index(scene.totals, player.side_index))
         draw.rounded_rectangle((MARGIN, y + 6, MARGIN + 6, y + row_h - 6), radius=3, fill=colour)
         draw.text(
-            (MARGIN + 16, y + ROW_PAD + 14), fit(name_font, player.name, NAME_W - 20),
-            font=name_font, fill=TEXT, anchor="lm",
+            (MARGIN + 16, y + ROW_PAD + 14),
+            fit(name_font, player.name, NAME_W - 20),
+            font=name_font,
+            fill=TEXT,
+            anchor="lm",
         )
         if player.went_out:
             text = label(scene.labels, ROUND_END_LABELS, "went_out")
@@ -75,32 +79,45 @@ def render_round_end_image(
             top = y + ROW_PAD + 32
             pill(draw, (MARGIN + 16, top, MARGIN + 16 + w, top + 22), GOLD)
             draw.text(
-                (MARGIN + 16 + w // 2, top + 12), fit(small, text, w - 10), font=small,
-                fill=FELT_DARK, anchor="mm",
+                (MARGIN + 16 + w // 2, top + 12),
+                fit(small, text, w - 10),
+                font=small,
+                fill=FELT_DARK,
+                anchor="mm",
             )
         x0 = MARGIN + NAME_W
         if not player.cards:
             draw.text(
-                (x0, y + ROW_PAD + 14), label(scene.labels, ROUND_END_LABELS, "no_cards"),
-                font=small, fill=TEXT_DIM, anchor="lm",
+                (x0, y + ROW_PAD + 14),
+                label(scene.labels, ROUND_END_LABELS, "no_cards"),
+                font=small,
+                fill=TEXT_DIM,
+                anchor="lm",
             )
         for i, card in enumerate(player.cards):
             line, col = divmod(i, per_line)
             paste(
-                canvas, sprites.face(card, SIZE, scene.four_colour),
+                canvas,
+                sprites.face(card, SIZE, scene.four_colour),
                 (x0 + col * SIZE.step, y + ROW_PAD + line * (SIZE.height + 6)),
             )
         penalty = label(scene.labels, ROUND_END_LABELS, "penalty", n=player.penalty)
         draw.text(
-            (WIDTH - MARGIN, y + row_h // 2), fit(big, penalty, PENALTY_W), font=big,
-            fill=GOLD if player.went_out else TEXT, anchor="rm",
+            (WIDTH - MARGIN, y + row_h // 2),
+            fit(big, penalty, PENALTY_W),
+            font=big,
+            fill=GOLD if player.went_out else TEXT,
+            anchor="rm",
         )
         y += row_h
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=FELT_LINE, width=1)
     y += 10
     draw.text(
-        (MARGIN, y + 14), label(scene.labels, ROUND_END_LABELS, "totals"), font=name_font,
-        fill=TEXT, anchor="lm",
+        (MARGIN, y + 14),
+        label(scene.labels, ROUND_END_LABELS, "totals"),
+        font=name_font,
+        fill=TEXT,
+        anchor="lm",
     )
     y += 36
     for side in scene.totals:
@@ -119,8 +136,9 @@ def _draw_total(
     colour = team_colour(side.colour_index)
     font = fonts.get(20)
     draw.ellipse((MARGIN + 2, y + 8, MARGIN + 18, y + 24), fill=colour)
-    draw.text((MARGIN + 28, y + 16), fit(font, side.name, NAME_W), font=font, fill=TEXT,
-              anchor="lm")
+    draw.text(
+        (MARGIN + 28, y + 16), fit(font, side.name, NAME_W), font=font, fill=TEXT, anchor="lm"
+    )
     if side.limit is None:
         score = str(side.score)
     else:
@@ -134,7 +152,8 @@ def _draw_total(
         if share > 0:
             fill = RED if share >= 0.8 else colour
             draw.rounded_rectangle(
-                (left, y + 10, left + max(12, int((right - left) * share)), y + 22), radius=6,
+                (left, y + 10, left + max(12, int((right - left) * share)), y + 22),
+                radius=6,
                 fill=fill,
             )
 

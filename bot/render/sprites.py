@@ -168,8 +168,16 @@ class CardSprites:
         rank_text = "JK" if joker else RANK_TEXT[rank]
         symbol = JOKER_STAR if joker else suit.symbol  # type: ignore[union-attr]
         centre = size.step * SS / 2 + SS
-        bottom = self._index(draw, size.rank_px, size.suit_px, rank_text, symbol, ink, centre,
-                             size.height * SS * 0.045)
+        bottom = self._index(
+            draw,
+            size.rank_px,
+            size.suit_px,
+            rank_text,
+            symbol,
+            ink,
+            centre,
+            size.height * SS * 0.045,
+        )
         # A big symbol low in the same strip: every card of a fan shows its suit as a large
         # colour shape, and nothing half-hidden peeks out between groups.
         pip_w = (size.step - 9) * SS
@@ -185,13 +193,28 @@ class CardSprites:
             # right of the widest gap between groups, so it never peeks out between cards.
             mini_centre = size.width * SS - size.step * SS * 0.3 - 2 * SS
             mini_h = (size.rank_px + size.suit_px) // 2 * SS * 0.95
-            self._index(draw, size.rank_px // 2, size.suit_px // 2, rank_text, symbol, ink,
-                        mini_centre, size.height * SS * 0.955 - mini_h)
+            self._index(
+                draw,
+                size.rank_px // 2,
+                size.suit_px // 2,
+                rank_text,
+                symbol,
+                ink,
+                mini_centre,
+                size.height * SS * 0.955 - mini_h,
+            )
         return self._finish(image, size)
 
     def _index(
-        self, draw: ImageDraw.ImageDraw, rank_px: int, suit_px: int, rank_text: str,
-        symbol: str, ink: RGB, centre: float, top: float,
+        self,
+        draw: ImageDraw.ImageDraw,
+        rank_px: int,
+        suit_px: int,
+        rank_text: str,
+        symbol: str,
+        ink: RGB,
+        centre: float,
+        top: float,
     ) -> float:
         """Rank above suit, centred on ``centre``; returns the bottom of the suit's ink."""
         rank_font = self._fonts.get(rank_px * SS)

@@ -60,6 +60,8 @@ BAR_H = 5
 #: so a table stays about as tall as it is wide (a phone shows it without scrolling).
 TIERS: tuple[CardSize, ...] = (TABLE_L, TABLE_M, TABLE_S)
 MELDS_BUDGET = 640
+#: Space between the header and the piles and seats.
+INFO_TOP = 12
 
 
 @dataclass(frozen=True)
@@ -69,35 +71,70 @@ class _Block:
     label_lines: int
 
 
+@dataclass(frozen=True)
+class MeldsPart:
+    """All the melds band of a table picture draws from, and so its cache key: the band
+    changes only when a meld is laid or added to, while the rest changes every turn."""
+
+    melds: tuple[TableMeld, ...]
+    side_colours: tuple[int, ...]
+    four_colour: bool
+    no_melds: str
+
+    @classmethod
+    def of(cls, scene: TableScene) -> MeldsPart:
+        return cls(
+            scene.melds,
+            tuple(side.colour_index for side in scene.sides),
+            scene.four_colour,
+            label(scene.labels, TABLE_LABELS, "no_melds"),
+        )
+
+
 def render_table_image(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
-    """Compose the table (RGB)."""
-    size, blocks, rows, row_heights = _choose_tier(scene.melds, fonts)
+    """Compose the table (RGB): the top band (header, piles, seats) over the melds band."""
+    top, melds = (
+        render_top_band(scene, fonts, sprites),
+        render_melds_band(MeldsPart.of(scene), fonts, sprites),
+    )
+    canvas = Image.new("RGB", (WIDTH, top.height + melds.height), FELT)
+    canvas.paste(top, (0, 0))
+    canvas.paste(melds, (0, top.height))
+    return canvas
+
+
+def render_top_band(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
+    """Header, piles and seats, down to the line above the melds (RGB)."""
     header = _Header(scene, fonts)
     piles_h = TABLE_L.height + 40
     seats_h = max(len(scene.seats), 1) * 30 + 8
     info_h = max(piles_h, seats_h) + 16
-    melds_h = sum(row_heights) + ROW_GAP * max(len(rows) - 1, 0) if rows else 44
-    height = header.height + info_h + melds_h + 2 * MARGIN
-    canvas = Image.new("RGB", (WIDTH, height), FELT)
+    canvas = Image.new("RGB", (WIDTH, header.height + INFO_TOP + info_h), FELT)
     draw = ImageDraw.Draw(canvas)
     header.draw(draw)
-    y = header.height + 12
+    y = header.height + INFO_TOP
     _draw_piles(canvas, draw, scene, fonts, sprites, y)
     _draw_seats(draw, scene, fonts, y)
-    y += info_h
+    y = canvas.height
     draw.line((MARGIN, y - 8, WIDTH - MARGIN, y - 8), fill=FELT_LINE, width=2)
+    return canvas
+
+
+def render_melds_band(part: MeldsPart, fonts: Fonts, sprites: CardSprites) -> Image.Image:
+    """Every meld, in rows, with the margin below (RGB)."""
+    size, blocks, rows, row_heights = _choose_tier(part.melds, fonts)
+    melds_h = sum(row_heights) + ROW_GAP * max(len(rows) - 1, 0) if rows else 44
+    canvas = Image.new("RGB", (WIDTH, melds_h + 2 * MARGIN - INFO_TOP), FELT)
+    draw = ImageDraw.Draw(canvas)
+    y = 0
     if not rows:
         draw.text(
-            (WIDTH // 2, y + 18),
-            label(scene.labels, TABLE_LABELS, "no_melds"),
-            font=fonts.get(SEAT_PX),
-            fill=TEXT_DIM,
-            anchor="mm",
+            (WIDTH // 2, y + 18), part.no_melds, font=fonts.get(SEAT_PX), fill=TEXT_DIM, anchor="mm"
         )
     for row, row_h in zip(rows, row_heights, strict=True):
         x = MARGIN
         for i in row:
-            _draw_block(canvas, draw, blocks[i], scene, fonts, sprites, size, x, y)
+            _draw_block(canvas, draw, blocks[i], part, fonts, sprites, size, x, y)
             x += blocks[i].width + BLOCK_GAP
         y += row_h + ROW_GAP
     return canvas
@@ -162,7 +199,7 @@ def _draw_block(
     canvas: Image.Image,
     draw: ImageDraw.ImageDraw,
     block: _Block,
-    scene: TableScene,
+    part: MeldsPart,
     fonts: Fonts,
     sprites: CardSprites,
     size: CardSize,
@@ -171,16 +208,14 @@ def _draw_block(
 ) -> None:
     """One meld: number badge, the fanned cards, a bar in the side's colour, joker labels."""
     tm = block.meld
-    colour = team_colour(_side_colour(scene.sides, tm.side_index))
+    colour = team_colour(_side_colour(part.side_colours, tm.side_index))
     badge(draw, fonts, (x + BADGE_W // 2 - 1, y + 18), 17, str(tm.number), colour)
     fan_x = x + BADGE_W
     count = len(tm.meld.cards)
     covered = shown_width(size, size.step)
     for i, card in enumerate(tm.meld.cards):
         shown = covered if i < count - 1 else None
-        paste(
-            canvas, sprites.face(card, size, scene.four_colour, shown), (fan_x + i * size.step, y)
-        )
+        paste(canvas, sprites.face(card, size, part.four_colour, shown), (fan_x + i * size.step, y))
     bar_y = y + size.height + 3
     draw.rounded_rectangle(
         (fan_x, bar_y, fan_x + fan_width(count, size) - 1, bar_y + BAR_H - 1),
@@ -191,11 +226,11 @@ def _draw_block(
     for i, face, line in _joker_labels(tm, size, fonts):
         centre = fan_x + i * size.step + size.step // 2
         top = label_top + line * _label_line_h(size)
-        stands_for_label(draw, fonts, centre, top, face, size, scene.four_colour)
+        stands_for_label(draw, fonts, centre, top, face, size, part.four_colour)
 
 
-def _side_colour(sides: Sequence[SideScore], index: int) -> int:
-    return sides[index].colour_index if 0 <= index < len(sides) else index
+def _side_colour(colours: Sequence[int], index: int) -> int:
+    return colours[index] if 0 <= index < len(colours) else index
 
 
 # -- header, piles, seats -------------------------------------------------------------------
@@ -320,7 +355,7 @@ def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: i
     opened = label(scene.labels, TABLE_LABELS, "opened")
     opened_w = text_width(small, opened) + 16
     for seat in scene.seats:
-        colour = team_colour(_side_colour(scene.sides, seat.side_index))
+        colour = team_colour(_side_colour([s.colour_index for s in scene.sides], seat.side_index))
         cy = y + 14
         if seat.is_turn:
             pill(draw, (SEATS_X - 6, y, right, y + 28), FELT_DARK, GOLD, 2)
