@@ -302,17 +302,19 @@ def idat_stream(png: bytes) -> bytes:
     return out
 
 
-def test_a_table_keeps_its_melds_band_and_joins_it_to_a_new_top(renderer: Renderer) -> None:
-    """A turn changes the header, piles and seats, not the melds: their band is drawn and
-    deflated once, then joined to each new top; the stream stays whole (zlib checks the joined
-    Adler-32) and every pixel is the RGB picture's."""
+def test_a_table_keeps_its_header_and_melds_bands_and_joins_them(renderer: Renderer) -> None:
+    """A turn changes the piles and seats, not the melds (nor, in a game of two, the header
+    for long): those bands are drawn and deflated once per state, then joined to each new
+    piles band; the stream stays whole (zlib checks the joined Adler-32) and every pixel is
+    the RGB picture's."""
     fresh = Renderer()
     first = examples.table(5)
     turned = dataclasses.replace(first, turn_name="Dan", discard_count=first.discard_count + 1)
     laid = dataclasses.replace(turned, melds=examples.table(6).melds)
-    for scene, kept in ((first, 1), (turned, 1), (laid, 2), (first, 2)):
+    # kept: the header and the melds of each state (the turn changes the header)
+    for scene, kept in ((first, 2), (turned, 3), (laid, 4), (first, 4)):
         png = fresh.render(scene)
-        assert fresh.melds_bands_kept == kept
+        assert fresh.bands_kept == kept
         expected = fresh.image(scene).quantize(palette=fresh.palette(), dither=Image.Dither.NONE)
         width, height = expected.size
         assert zlib.decompress(idat_stream(png)) == expected.crop((-1, 0, width, height)).tobytes()

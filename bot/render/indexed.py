@@ -43,9 +43,9 @@ class Tiles:
         """The palette index a flat ``colour`` maps to (for shapes drawn on the canvas)."""
         found = self._indexes.get(colour)
         if found is None:
-            found = self.indexed(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
-            assert isinstance(found, int)
-            self._indexes[colour] = found
+            pixel = self.indexed(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+            assert isinstance(pixel, int)
+            found = self._indexes[colour] = pixel
         return found
 
     def tile(self, key: Hashable, make: Callable[[], Image.Image]) -> Image.Image:

@@ -24,6 +24,7 @@ from . import examples
 from .encode import (
     COMPRESS_LEVEL,
     PALETTE_COLOURS,
+    Rows,
     build_palette,
     calibration_sheet,
     deflate_rows,
@@ -38,7 +39,14 @@ from .indexed import KeptRows, Tiles
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
-from .table import MeldsPart, render_melds_band, render_table_image, render_top_band
+from .table import (
+    HeaderPart,
+    MeldsPart,
+    render_header_band,
+    render_info_band,
+    render_melds_band,
+    render_table_image,
+)
 
 Scene = HandScene | TableScene | RoundEndScene
 
@@ -62,7 +70,7 @@ class Renderer:
         self._lock = threading.Lock()
         self._palette: Image.Image | None = None
         self._tiles: Tiles | None = None
-        self._melds = KeptRows()
+        self._bands = KeptRows()
         self.workers = ThreadPoolExecutor(
             max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="render"
         )
@@ -104,7 +112,7 @@ class Renderer:
 
     def render(self, scene: Scene) -> bytes:
         """PNG of ``scene``. A hand (drawn on every move) is composed in palette indexes; a
-        table's melds band is kept deflated, as it changes only when a meld does."""
+        table's header and melds bands are kept deflated (see :meth:`_table`)."""
         palette = self.palette()
         if palette is None or isinstance(scene, RoundEndScene):
             return self.encode(self.image(scene))
@@ -117,29 +125,39 @@ class Renderer:
         return self._table(scene, palette)
 
     def _table(self, scene: TableScene, palette: Image.Image) -> bytes:
-        part = MeldsPart.of(scene)
-        melds_image = None
+        """Three bands: the header and the melds kept deflated by what they show (a turn
+        changes neither, and a game of two has two headers a round), the piles and seats
+        drawn each time."""
+        header, melds = HeaderPart.of(scene), MeldsPart.of(scene)
         with self._lock:
             tiles = self._tiles_of(palette)
-            top = tiles.indexed(render_top_band(scene, self.fonts, self.sprites))
-            melds = self._melds.get(part)
-            if melds is None:
-                melds_image = tiles.indexed(render_melds_band(part, self.fonts, self.sprites))
-        if melds is None:
-            assert melds_image is not None
-            melds = deflate_rows(melds_image, self.compress_level)
-            with self._lock:
-                self._melds.keep(part, melds)
-        return png_of([deflate_rows(top, self.compress_level), melds], tiles.colours)
+            kept_header, kept_melds = self._bands.get(header), self._bands.get(melds)
+            info = tiles.indexed(render_info_band(scene, self.fonts, self.sprites))
+            if kept_header is None:
+                new_header = tiles.indexed(render_header_band(header, self.fonts))
+            if kept_melds is None:
+                new_melds = tiles.indexed(render_melds_band(melds, self.fonts, self.sprites))
+        bands = (
+            kept_header or self._keep(header, new_header),
+            deflate_rows(info, self.compress_level),
+            kept_melds or self._keep(melds, new_melds),
+        )
+        return png_of(bands, tiles.colours)
+
+    def _keep(self, key: HeaderPart | MeldsPart, indexed: Image.Image) -> Rows:
+        rows = deflate_rows(indexed, self.compress_level)
+        with self._lock:
+            self._bands.keep(key, rows)
+        return rows
 
     @property
-    def melds_bands_kept(self) -> int:
-        return len(self._melds)
+    def bands_kept(self) -> int:
+        return len(self._bands)
 
     def forget_bands(self) -> None:
-        """Drop the kept melds bands (the benchmark times a table drawn whole)."""
+        """Drop the kept table bands (the benchmark times a table drawn whole)."""
         with self._lock:
-            self._melds = KeptRows()
+            self._bands = KeptRows()
 
     def _tiles_of(self, palette: Image.Image) -> Tiles:
         if self._tiles is None:

@@ -91,30 +91,60 @@ class MeldsPart:
         )
 
 
+@dataclass(frozen=True)
+class HeaderPart:
+    """All the header band draws from, and so its cache key: it changes with the turn's name
+    and the scores, so a game of two shows two headers a round."""
+
+    title: str
+    round_no: int
+    sides: tuple[SideScore, ...]
+    turn_name: str
+    labels: tuple[str, ...]  # the round, turn and score templates
+
+    @classmethod
+    def of(cls, scene: TableScene) -> HeaderPart:
+        labels = tuple(scene.labels.get(key, TABLE_LABELS[key]) for key in HEADER_LABELS)
+        return cls(scene.title, scene.round_no, scene.sides, scene.turn_name, labels)
+
+    def label(self, key: str, **params: object) -> str:
+        return self.labels[HEADER_LABELS.index(key)].format(**params)
+
+
+HEADER_LABELS = ("round", "turn", "score")
+
+
 def render_table_image(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
-    """Compose the table (RGB): the top band (header, piles, seats) over the melds band."""
-    top, melds = (
-        render_top_band(scene, fonts, sprites),
+    """Compose the table (RGB): the header band, the piles and seats, the melds band."""
+    bands = (
+        render_header_band(HeaderPart.of(scene), fonts),
+        render_info_band(scene, fonts, sprites),
         render_melds_band(MeldsPart.of(scene), fonts, sprites),
     )
-    canvas = Image.new("RGB", (WIDTH, top.height + melds.height), FELT)
-    canvas.paste(top, (0, 0))
-    canvas.paste(melds, (0, top.height))
+    canvas = Image.new("RGB", (WIDTH, sum(band.height for band in bands)), FELT)
+    y = 0
+    for band in bands:
+        canvas.paste(band, (0, y))
+        y += band.height
     return canvas
 
 
-def render_top_band(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
-    """Header, piles and seats, down to the line above the melds (RGB)."""
-    header = _Header(scene, fonts)
+def render_header_band(part: HeaderPart, fonts: Fonts) -> Image.Image:
+    """Title, round, whose turn and the scores, with the space below (RGB)."""
+    header = _Header(part, fonts)
+    canvas = Image.new("RGB", (WIDTH, header.height + INFO_TOP), FELT)
+    header.draw(ImageDraw.Draw(canvas))
+    return canvas
+
+
+def render_info_band(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
+    """Piles and seats, down to the line above the melds (RGB)."""
     piles_h = TABLE_L.height + 40
     seats_h = max(len(scene.seats), 1) * 30 + 8
-    info_h = max(piles_h, seats_h) + 16
-    canvas = Image.new("RGB", (WIDTH, header.height + INFO_TOP + info_h), FELT)
+    canvas = Image.new("RGB", (WIDTH, max(piles_h, seats_h) + 16), FELT)
     draw = ImageDraw.Draw(canvas)
-    header.draw(draw)
-    y = header.height + INFO_TOP
-    _draw_piles(canvas, draw, scene, fonts, sprites, y)
-    _draw_seats(draw, scene, fonts, y)
+    _draw_piles(canvas, draw, scene, fonts, sprites, 0)
+    _draw_seats(draw, scene, fonts, 0)
     y = canvas.height
     draw.line((MARGIN, y - 8, WIDTH - MARGIN, y - 8), fill=FELT_LINE, width=2)
     return canvas
@@ -239,12 +269,12 @@ def _side_colour(colours: Sequence[int], index: int) -> int:
 class _Header:
     """Title + round on the left, whose turn on the right, then one chip per side's score."""
 
-    def __init__(self, scene: TableScene, fonts: Fonts) -> None:
-        self.scene, self.fonts = scene, fonts
+    def __init__(self, part: HeaderPart, fonts: Fonts) -> None:
+        self.part, self.fonts = part, fonts
         chip_font = fonts.get(CHIP_PX)
         self.chips = [
             (side, self._chip_text(side), text_width(chip_font, self._chip_text(side)) + 40)
-            for side in scene.sides
+            for side in part.sides
         ]
         self.chip_rows = flow([w for _, _, w in self.chips], WIDTH - 2 * MARGIN, 8)
         self.height = 54 + len(self.chip_rows) * 36 + 6
@@ -252,17 +282,17 @@ class _Header:
     def _chip_text(self, side: SideScore) -> str:
         if side.limit is None:
             return f"{side.name}  {side.score}"
-        score = label(self.scene.labels, TABLE_LABELS, "score", score=side.score, limit=side.limit)
+        score = self.part.labels[2].format(score=side.score, limit=side.limit)
         return f"{side.name}  {score}"
 
     def draw(self, draw: ImageDraw.ImageDraw) -> None:
-        scene, fonts = self.scene, self.fonts
+        part, fonts = self.part, self.fonts
         draw.rectangle((0, 0, WIDTH, self.height), fill=FELT_DARK)
         draw.line((0, self.height, WIDTH, self.height), fill=GOLD, width=2)
         title_font, turn_font = fonts.get(TITLE_PX), fonts.get(22)
-        turn = label(scene.labels, TABLE_LABELS, "turn", name=scene.turn_name)
-        round_text = label(scene.labels, TABLE_LABELS, "round", n=scene.round_no)
-        left = f"{scene.title} · {round_text}" if scene.title else round_text
+        turn = part.labels[1].format(name=part.turn_name)
+        round_text = part.labels[0].format(n=part.round_no)
+        left = f"{part.title} · {round_text}" if part.title else round_text
         turn_w = min(text_width(turn_font, turn), (WIDTH - 2 * MARGIN) // 2)
         turn = fit(turn_font, turn, turn_w)
         left = fit(title_font, left, WIDTH - 2 * MARGIN - turn_w - 40)
