@@ -90,17 +90,12 @@ class Face:
     @property
     def text(self) -> str:
         """The notation players type: ``7h``, ``10s``, ``Qd``, ``As``, ``JK``."""
-        if self.is_joker:
-            return "JK"
-        rank = RANK_TEXT[self.rank]
-        return rank + (self.suit.value if self.suit else "?")
+        return _face_text(self.rank, self.suit)
 
     @property
     def pretty(self) -> str:
         """The printed form with a suit symbol: ``7♥``, ``10♠``, ``JK``."""
-        if self.is_joker:
-            return "JK"
-        return RANK_TEXT[self.rank] + (self.suit.symbol if self.suit else "?")
+        return _face_pretty(self.rank, self.suit)
 
     def __str__(self) -> str:
         return self.pretty
@@ -117,6 +112,27 @@ JOKER = Face(JOKER_RANK, None)
 # Faces are immutable values, so each is made once and shared: Card.face is asked for
 # constantly (the solver and the state machine match cards by face).
 _face = functools.cache(Face)
+
+
+# Names are asked for by the hundred per move (a stored game names every card by key): each is
+# built once per face (an enum's ``value`` is a Python-level property).
+@functools.cache
+def _face_text(rank: int, suit: Suit | None) -> str:
+    if rank == JOKER_RANK:
+        return "JK"
+    return RANK_TEXT[rank] + (suit.value if suit else "?")
+
+
+@functools.cache
+def _face_pretty(rank: int, suit: Suit | None) -> str:
+    if rank == JOKER_RANK:
+        return "JK"
+    return RANK_TEXT[rank] + (suit.symbol if suit else "?")
+
+
+@functools.cache
+def _card_key(rank: int, suit: Suit | None, copy: int) -> str:
+    return f"{_face_text(rank, suit)}.{copy}"
 
 
 def _shared_face(rank: int, suit: Suit | None) -> Face:
@@ -142,16 +158,16 @@ class Card:
 
     @property
     def text(self) -> str:
-        return self.face.text
+        return _face_text(self.rank, self.suit)
 
     @property
     def pretty(self) -> str:
-        return self.face.pretty
+        return _face_pretty(self.rank, self.suit)
 
     @property
     def key(self) -> str:
         """A stable identity for JSON: the face text and the copy, e.g. ``7h.1``."""
-        return f"{self.face.text}.{self.copy}"
+        return _card_key(self.rank, self.suit, self.copy)
 
     @classmethod
     def from_key(cls, key: str) -> Card:
