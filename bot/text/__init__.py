@@ -107,7 +107,13 @@ def normalise(locale: object) -> str:
 
     Only the language matters: ``fr`` serves every French locale; anything unknown is English.
     """
-    language = str(locale or "").replace("_", "-").split("-")[0].lower()
+    return _language(str(locale or ""))
+
+
+@functools.lru_cache(maxsize=256)
+def _language(locale: str) -> str:
+    """Cached: every text of a move asks (dozens per move), for a handful of locales."""
+    language = locale.replace("_", "-").split("-")[0].lower()
     return language if language in SUPPORTED_LOCALES else DEFAULT_LOCALE
 
 
