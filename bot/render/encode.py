@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import json
 import struct
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +100,7 @@ def deflate_rows(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> 
     rows = indexed.crop((-1, 0, width, height)).tobytes()
     deflater = isal_zlib.compressobj(compress_level, isal_zlib.DEFLATED, -15)
     data = deflater.compress(rows) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
-    return Rows(data, zlib.adler32(rows), len(rows), width, height)
+    return Rows(data, isal_zlib.adler32(rows), len(rows), width, height)
 
 
 def png_of(bands: Sequence[Rows], colours: bytes) -> bytes:
@@ -146,7 +145,7 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     """One PNG chunk: length, type, data, CRC of type and data."""
-    crc = zlib.crc32(data, zlib.crc32(kind))
+    crc = isal_zlib.crc32(data, isal_zlib.crc32(kind))
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
