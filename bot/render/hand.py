@@ -166,9 +166,9 @@ def _write(
     colour: RGB,
     anchor: str,
 ) -> None:
-    """``draw.text`` at whole-pixel ``xy``, through the painter (the rendering is kept: the
-    same player's title comes back move after move)."""
-    mask, (dx, dy) = fonts.mask(px, text, anchor, (0.0, 0.0))
+    """``draw.text`` at whole-pixel ``xy``, through the painter. Not kept: titles name each
+    player and their card count, so at 300 tables they filled the kept renderings (18 MB)."""
+    mask, (dx, dy) = fonts.get(px).getmask2(text, "L", anchor=anchor)
     painter.write(mask, (xy[0] + dx, xy[1] + dy), colour)
 
 
