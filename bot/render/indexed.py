@@ -79,9 +79,9 @@ class Tiles:
         return canvas
 
 
-#: Deflated bands kept (their compressed bytes): ~40 KB for a table with a dozen melds, so a
-#: few hundred tables' melds.
-ROWS_KEPT_BYTES = 16 * 1024 * 1024
+#: Deflated bands kept (their compressed bytes): a header is ~6 KB, the melds of a table with
+#: a dozen melds ~40 KB, so a few hundred tables' bands, within the memory budget.
+ROWS_KEPT_BYTES = 12 * 1024 * 1024
 
 
 class KeptRows:

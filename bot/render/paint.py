@@ -75,11 +75,18 @@ def label_text(
     text: str,
     fill: tuple[int, int, int],
     anchor: str,
+    *,
+    kept: bool = True,
 ) -> None:
     """``draw.text`` for one line of a label drawn again and again, from :meth:`Fonts.mask`:
-    the same pixels (same mask, same position, same blending) without rasterising it again."""
+    the same pixels (same mask, same position, same blending) without rasterising it again.
+    ``kept=False`` rasterises without keeping (a label in a band that is itself kept)."""
     x, y = xy
-    mask, (dx, dy) = fonts.mask(size, text, anchor, (math.modf(x)[0], math.modf(y)[0]))
+    start = (math.modf(x)[0], math.modf(y)[0])
+    if kept:
+        mask, (dx, dy) = fonts.mask(size, text, anchor, start)
+    else:
+        mask, (dx, dy) = fonts.get(size).getmask2(text, "L", anchor=anchor, start=start)
     draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, draw.draw.draw_ink(fill))
 
 

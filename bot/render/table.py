@@ -296,10 +296,11 @@ class _Header:
         turn_w = min(text_width(turn_font, turn), (WIDTH - 2 * MARGIN) // 2)
         turn = fit(turn_font, turn, turn_w)
         left = fit(title_font, left, WIDTH - 2 * MARGIN - turn_w - 40)
-        label_text(draw, fonts, TITLE_PX, (MARGIN, 29), left, TEXT, "lm")
+        # the header band is kept whole (see Renderer._table): its labels need not be
+        label_text(draw, fonts, TITLE_PX, (MARGIN, 29), left, TEXT, "lm", kept=False)
         tw = text_width(turn_font, turn)
         pill(draw, (WIDTH - MARGIN - tw - 22, 13, WIDTH - MARGIN, 45), GOLD)
-        label_text(draw, fonts, 22, (WIDTH - MARGIN - 11, 30), turn, FELT_DARK, "rm")
+        label_text(draw, fonts, 22, (WIDTH - MARGIN - 11, 30), turn, FELT_DARK, "rm", kept=False)
         y = 56
         for row in self.chip_rows:
             x = MARGIN
@@ -308,7 +309,7 @@ class _Header:
                 colour = team_colour(side.colour_index)
                 pill(draw, (x, y, x + width, y + 30), FELT, colour, 2)
                 draw.ellipse((x + 9, y + 8, x + 23, y + 22), fill=colour)
-                label_text(draw, fonts, CHIP_PX, (x + 30, y + 16), text, TEXT, "lm")
+                label_text(draw, fonts, CHIP_PX, (x + 30, y + 16), text, TEXT, "lm", kept=False)
                 x += width + 8
             y += 36
 
