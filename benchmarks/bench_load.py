@@ -92,6 +92,7 @@ class Run:
     ended: float = 0.0
     cpu: float = 0.0
     drawing_cpu: float = 0.0
+    until: float = 0.0
     own_cpu: float = 0.0
 
 
@@ -272,7 +273,9 @@ def route_of(path: str) -> str:
 def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pace: float) -> None:
     moves = run.moves
     n = len(moves)
-    span = run.ended - run.started
+    # Paced players start no move after the window, but wait up to a pace to notice: the
+    # moves/s count the window only (the CPU counts until the last player stopped).
+    span = min(run.ended, run.until) - run.started
     acks = {
         int(r.path.split("/")[2]): r.finished
         for r in emu.requests
@@ -374,7 +377,7 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             run = Run(started=time.monotonic())
             pids = [b.pid for b in bots]
             (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
-            until = run.started + args.seconds
+            until = run.until = run.started + args.seconds
             await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
             run.ended = time.monotonic()
             bot1, drawing1 = bots_cpu(pids)
