@@ -16,7 +16,7 @@ What is here, by job:
 * melds — :func:`make_meld` (the order given is the meld), :func:`arrangements` (the legal orders
   of a selection), :func:`extend_meld` / :func:`can_extend` / :func:`layoff_ends` (lay-offs and
   the :class:`End` a joker takes), :func:`swap_target`, :func:`joker_candidates`;
-* play — :class:`Game` (``apply`` / ``verify`` / ``can``), the actions, :func:`parse_lay` /
+* play — :class:`Game` (``apply`` / ``verify`` / ``can`` / ``copy``), the actions, :func:`parse_lay` /
   :func:`format_lay`, :func:`player_view`;
 * positions — :class:`Position` builds a checked mid-round :class:`Game` from notation;
 * scoring — :func:`hand_penalty`, :func:`round_points`, :func:`opening_value`,
