@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import hashlib
 import io
+import itertools
 import json
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -74,7 +75,9 @@ class Pictures:
         excess = len(self._drawn) - self._kept - len(self._pins)
         if excess <= 0:
             return
-        for key in [k for k in self._drawn if k not in self._pins][:excess]:
+        # oldest first, stopping at the excess (one or two): the whole map was walked before
+        oldest = (key for key in self._drawn if key not in self._pins)
+        for key in list(itertools.islice(oldest, excess)):
             del self._drawn[key]
 
     async def png(self, key: str, painter: Painter) -> bytes:
