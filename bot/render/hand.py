@@ -137,11 +137,7 @@ def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -
         y = row_top + TOP
         drawn = scene.drawn is not None and slot.card == scene.drawn
         if drawn:
-            draw.rounded_rectangle(
-                (x - 4, y - 4, x + size.width + 3, y + size.height + 3),
-                radius=size.radius + 4,
-                fill=painter.ink(GOLD),
-            )
+            _gold_behind(painter, x, y)
             marker(draw, x + size.step // 2, y - 7, 26, painter.ink(GOLD), painter.ink(BLACK))
         under = None
         if previous is not None and previous.row == slot.row:
@@ -155,6 +151,12 @@ def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -
     if scene.groups is not None:
         _draw_meld_bars(draw, slots, scene, title_h, layout.row_h, painter.ink(TEXT_DIM))
     return painter.image
+
+
+def _gold_behind(painter: _Painter, x: int, y: int) -> None:
+    """The gold frame behind the card just drawn, whose top left is at ``x``, ``y``."""
+    box = (x - 4, y - 4, x + HAND.width + 3, y + HAND.height + 3)
+    painter.draw.rounded_rectangle(box, radius=HAND.radius + 4, fill=painter.ink(GOLD))
 
 
 def _write(
@@ -216,14 +218,12 @@ class _IndexedPainter:
         self.image.paste(body, (placed.x, placed.y))
         for corner in _corners(shown):
             # Keyed by the pixels that meet there, not by the cards: most cards have the same
-            # plain corners, so a few hundred pieces serve every pair of cards.
-            own = self._pixels(placed.card, shown, corner)
+            # plain corners, so a few dozen pieces serve every pair of cards.
+            own = self._pixels(placed.card, corner)
             below = None
             if placed.under is not None:
                 card, offset = placed.under
-                below = self._pixels(
-                    card, shown_width(HAND, offset), (offset + corner[0], corner[1])
-                )
+                below = self._pixels(card, (offset + corner[0], corner[1]))
             key = ("corner", corner, own, below, placed.drawn)
             tile = self.tiles.tile(key, functools.partial(self._corner, placed, corner))
             self.image.paste(tile, (placed.x + corner[0], placed.y + corner[1]))
@@ -231,16 +231,15 @@ class _IndexedPainter:
     def _face_key(self, card: Card) -> tuple[object, ...]:
         return (card.rank, card.suit, self.four_colour and card.suit is not None)
 
-    def _pixels(self, card: Card, shown: int | None, at: tuple[int, int]) -> bytes:
-        """The RGBA pixels of ``card`` as pasted (``shown`` of it), in the corner square whose
-        top left is ``at`` in the card."""
+    def _pixels(self, card: Card, at: tuple[int, int]) -> bytes:
+        """The RGBA pixels of ``card`` in the corner square whose top left is ``at`` in the
+        card (always within what shows of it: a strip reaches the next card's corners)."""
 
         def crop() -> bytes:
-            width = shown or HAND.width
-            sprite = self._sprite(card).crop((0, 0, width, HAND.height))
-            return sprite.crop((at[0], at[1], at[0] + CORNER, at[1] + CORNER)).tobytes()
+            square = (at[0], at[1], at[0] + CORNER, at[1] + CORNER)
+            return self._sprite(card).crop(square).tobytes()
 
-        return self.tiles.remember(("pixels", self._face_key(card), shown, at), crop)
+        return self.tiles.remember(("pixels", self._face_key(card), at), crop)
 
     def _sprite(self, card: Card) -> Image.Image:
         """The whole sprite: the pieces are cut from it once, so the sprite cache keeps no
@@ -261,9 +260,7 @@ class _IndexedPainter:
             shown = shown_width(HAND, offset)
             painter.card(_Placed(card, *moved(placed.x - offset, placed.y), shown, None, False))
         if placed.drawn:
-            x0, y0 = moved(placed.x - 4, placed.y - 4)
-            x1, y1 = moved(placed.x + HAND.width + 3, placed.y + HAND.height + 3)
-            painter.draw.rounded_rectangle((x0, y0, x1, y1), radius=HAND.radius + 4, fill=GOLD)
+            _gold_behind(painter, *moved(placed.x, placed.y))
         painter.card(_Placed(placed.card, *moved(placed.x, placed.y), placed.shown, None, False))
         return painter.image
 
