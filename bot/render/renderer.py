@@ -133,8 +133,10 @@ class Renderer:
             tiles = self._tiles_of(palette)
             kept_header, kept_melds = self._bands.get(header), self._bands.get(melds)
             info = tiles.indexed(render_info_band(scene, self.fonts, self.sprites))
+            new_header = None
             if kept_header is None:
                 new_header = tiles.indexed(render_header_band(header, self.fonts))
+            new_melds = None
             if kept_melds is None:
                 new_melds = tiles.indexed(render_melds_band(melds, self.fonts, self.sprites))
         bands = (
@@ -144,7 +146,9 @@ class Renderer:
         )
         return png_of(bands, tiles.colours)
 
-    def _keep(self, key: HeaderPart | MeldsPart, indexed: Image.Image) -> Rows:
+    def _keep(self, key: HeaderPart | MeldsPart, indexed: Image.Image | None) -> Rows:
+        """Deflate a band just drawn (outside the lock) and keep it."""
+        assert indexed is not None, "a band is drawn when none is kept"
         rows = deflate_rows(indexed, self.compress_level)
         with self._lock:
             self._bands.keep(key, rows)
