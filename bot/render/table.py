@@ -5,6 +5,10 @@ lay off?". The header answers the first two; each meld carries the number ``/rum
 badge of its side's colour, and every joker says what it stands for. Melds wrap into rows like
 words, and the cards shrink (three sizes) when there are many melds, so 20+ melds still fit an
 image that a phone shows without the cards turning into specks.
+
+It is drawn as three bands stacked: the header, the piles and seats, the melds. Each band sees
+only what it shows (``HeaderPart``, the scene, ``MeldsPart``), so the renderer can keep the
+header and the melds between turns by those values and draw only the piles and seats.
 """
 
 from __future__ import annotations
