@@ -90,12 +90,12 @@ class Face:
     @property
     def text(self) -> str:
         """The notation players type: ``7h``, ``10s``, ``Qd``, ``As``, ``JK``."""
-        return _face_text(self.rank, self.suit)
+        return _face_name(self.rank, self.suit, False)
 
     @property
     def pretty(self) -> str:
         """The printed form with a suit symbol: ``7♥``, ``10♠``, ``JK``."""
-        return _face_pretty(self.rank, self.suit)
+        return _face_name(self.rank, self.suit, True)
 
     def __str__(self) -> str:
         return self.pretty
@@ -104,40 +104,34 @@ class Face:
         """Pickled as a call of the shared constructor (a dataclass with slots pickles through
         Python-level state functions: most of a picture's scene cost to send to a drawing
         process)."""
-        return (_shared_face, (self.rank, self.suit))
+        return (_face, (self.rank, self.suit))
 
 
 JOKER = Face(JOKER_RANK, None)
 
-# Faces are immutable values, so each is made once and shared: Card.face is asked for
-# constantly (the solver and the state machine match cards by face).
-_face = functools.cache(Face)
+@functools.cache
+def _face(rank: int, suit: Suit | None) -> Face:
+    """The shared Face: faces are immutable values, so each is made once (Card.face is asked
+    for constantly: the solver and the state machine match cards by face). A named function,
+    so that pickle can refer to it."""
+    return Face(rank, suit)
 
 
 # Names are asked for by the hundred per move (a stored game names every card by key): each is
 # built once per face (an enum's ``value`` is a Python-level property).
 @functools.cache
-def _face_text(rank: int, suit: Suit | None) -> str:
+def _face_name(rank: int, suit: Suit | None, symbol: bool) -> str:
+    """``7h`` as players type it, or ``7♥`` with ``symbol``."""
     if rank == JOKER_RANK:
         return "JK"
-    return RANK_TEXT[rank] + (suit.value if suit else "?")
-
-
-@functools.cache
-def _face_pretty(rank: int, suit: Suit | None) -> str:
-    if rank == JOKER_RANK:
-        return "JK"
-    return RANK_TEXT[rank] + (suit.symbol if suit else "?")
+    if suit is None:
+        return RANK_TEXT[rank] + "?"
+    return RANK_TEXT[rank] + (suit.symbol if symbol else suit.value)
 
 
 @functools.cache
 def _card_key(rank: int, suit: Suit | None, copy: int) -> str:
-    return f"{_face_text(rank, suit)}.{copy}"
-
-
-def _shared_face(rank: int, suit: Suit | None) -> Face:
-    """The shared Face (a named function, so that pickle can refer to it)."""
-    return _face(rank, suit)
+    return f"{_face_name(rank, suit, False)}.{copy}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -158,11 +152,11 @@ class Card:
 
     @property
     def text(self) -> str:
-        return _face_text(self.rank, self.suit)
+        return _face_name(self.rank, self.suit, False)
 
     @property
     def pretty(self) -> str:
-        return _face_pretty(self.rank, self.suit)
+        return _face_name(self.rank, self.suit, True)
 
     @property
     def key(self) -> str:
