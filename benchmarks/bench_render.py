@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from bot.render import Renderer, TableScene, examples
-from bot.render.encode import palette_png, to_png
+from bot.render.encode import mapped, palette_png, to_png
 from bot.render.renderer import Scene
 
 BUDGET_MS = {"hand_15": 10.0, "table_20": 30.0}
@@ -94,7 +94,9 @@ def main() -> int:
     print("\nPNG encoding of the 24-meld table (composition excluded):")
     print(f"{'encoder':32} {'level':>5} {'encode':>9} {'png':>8}")
     image = renderer.image(examples.table(24))
-    indexed = image.quantize(palette=renderer.palette(), dither=Image.Dither.NONE)
+    palette = renderer.palette()
+    assert palette is not None
+    indexed = mapped(image, palette)
     rgb_ms = median_ms(functools.partial(to_png, image, None), repeat=15)
     print(f"{'RGB, Pillow zlib':32} {6:5} {rgb_ms:7.2f}ms {len(to_png(image, None)) / 1024:6.1f}KB")
     for level in (1, 3, 6):

@@ -70,8 +70,13 @@ def to_png(
         out = io.BytesIO()
         image.save(out, format="PNG", compress_level=6)
         return out.getvalue()
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    return palette_png(indexed, compress_level)
+    return palette_png(mapped(image, palette), compress_level)
+
+
+def mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """``image`` (RGB) mapped onto ``palette``, without dithering: how every picture, and every
+    piece kept in palette indexes, gets its indexes."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 @dataclass(frozen=True)

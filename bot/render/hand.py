@@ -145,8 +145,7 @@ def _paint(scene: HandScene, layout: _Layout, fonts: Fonts, painter: _Painter) -
         painter.card(_Placed(slot.card, x, y, shown, under, drawn))
         centre = (x + size.step // 2 + 1, y + size.height + layout.below - NUMBER_H // 2 + 1)
         number, colour = str(slot.number), GOLD if drawn else TEXT_DIM
-        mask, (dx, dy) = fonts.mask(NUMBER_PX, number, "mm", (0.0, 0.0))
-        painter.write(mask, (centre[0] + dx, centre[1] + dy), colour, (number, colour))
+        _write(painter, fonts, NUMBER_PX, number, centre, colour, "mm", kept=True)
         previous = slot
     if scene.groups is not None:
         _draw_meld_bars(draw, slots, scene, title_h, layout.row_h, painter.ink(TEXT_DIM))
@@ -167,11 +166,17 @@ def _write(
     xy: tuple[int, int],
     colour: RGB,
     anchor: str,
+    *,
+    kept: bool = False,
 ) -> None:
-    """``draw.text`` at whole-pixel ``xy``, through the painter. Not kept: titles name each
-    player and their card count, so at 300 tables they filled the kept renderings (18 MB)."""
-    mask, (dx, dy) = fonts.get(px).getmask2(text, "L", anchor=anchor)
-    painter.write(mask, (xy[0] + dx, xy[1] + dy), colour)
+    """``draw.text`` at whole-pixel ``xy``, through the painter. ``kept``: a label drawn again
+    and again (the numbers), kept rendered and as a piece; titles are not, as they name each
+    player and their card count (at 300 tables they filled the kept renderings, 18 MB)."""
+    if kept:
+        mask, (dx, dy) = fonts.mask(px, text, anchor, (0.0, 0.0))
+    else:
+        mask, (dx, dy) = fonts.get(px).getmask2(text, "L", anchor=anchor)
+    painter.write(mask, (xy[0] + dx, xy[1] + dy), colour, (px, text, colour) if kept else None)
 
 
 class _RgbPainter:

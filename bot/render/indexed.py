@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from PIL import Image
 
-from .encode import Rows
+from .encode import Rows, mapped
 from .theme import RGB
+
+T = TypeVar("T")
 
 #: Pieces kept: card bodies (~10-20 KB, a few hundred at most) and corners and numbers (~1 KB
 #: each with Pillow's own), so the cache stays under ~15 MB; it starts again when full.
@@ -36,8 +39,8 @@ class Tiles:
         self._facts: dict[Hashable, bytes] = {}
 
     def indexed(self, image: Image.Image) -> Image.Image:
-        """``image`` (RGB) mapped onto the palette, without dithering, as the encoder maps."""
-        return image.quantize(palette=self.palette, dither=Image.Dither.NONE)
+        """``image`` (RGB) mapped onto the palette, as the encoder maps."""
+        return mapped(image, self.palette)
 
     def index(self, colour: RGB) -> int:
         """The palette index a flat ``colour`` maps to (for shapes drawn on the canvas)."""
@@ -50,22 +53,11 @@ class Tiles:
 
     def tile(self, key: Hashable, make: Callable[[], Image.Image]) -> Image.Image:
         """The piece ``make`` composes (RGB), mapped once per ``key``."""
-        found = self._kept.get(key)
-        if found is None:
-            if len(self._kept) >= self._limit:
-                self._kept.clear()
-            found = self.indexed(make())
-            self._kept[key] = found
-        return found
+        return _kept(self._kept, self._limit, key, lambda: self.indexed(make()))
 
     def remember(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
         """A small fact about the pieces (pixels that key a tile), computed once per ``key``."""
-        found = self._facts.get(key)
-        if found is None:
-            if len(self._facts) >= self._limit:
-                self._facts.clear()
-            found = self._facts[key] = make()
-        return found
+        return _kept(self._facts, self._limit, key, make)
 
     @property
     def colours(self) -> bytes:
@@ -77,6 +69,16 @@ class Tiles:
         canvas = Image.new("P", size, self.index(colour))
         canvas.putpalette(self._colours)
         return canvas
+
+
+def _kept(kept: dict[Hashable, T], limit: int, key: Hashable, make: Callable[[], T]) -> T:
+    """``kept[key]``, made on first use; the map starts again when it holds ``limit``."""
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= limit:
+            kept.clear()
+        found = kept[key] = make()
+    return found
 
 
 #: Deflated bands kept (their compressed bytes): a header is ~6 KB, the melds of a table with

@@ -389,8 +389,9 @@ def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: i
     right = WIDTH - MARGIN
     opened = label(scene.labels, TABLE_LABELS, "opened")
     opened_w = text_width(small, opened) + 16
+    side_colours = [side.colour_index for side in scene.sides]
     for seat in scene.seats:
-        colour = team_colour(_side_colour([s.colour_index for s in scene.sides], seat.side_index))
+        colour = team_colour(_side_colour(side_colours, seat.side_index))
         cy = y + 14
         if seat.is_turn:
             pill(draw, (SEATS_X - 6, y, right, y + 28), FELT_DARK, GOLD, 2)
