@@ -16,6 +16,7 @@ import pytest
 from bot.storage import (
     LATEST_VERSION,
     MIGRATIONS,
+    LoadedTable,
     MessageRef,
     Migration,
     NewTable,
@@ -422,6 +423,24 @@ async def test_seats_are_replaced_as_a_whole(store: Store) -> None:
         await store.set_seats(table.id, [SeatRecord(0, None, is_computer=False)])
     # The failed replacement was rolled back: the previous seats are intact.
     assert len(await store.get_seats(table.id)) == 2
+
+
+async def test_loading_a_table_reads_its_seats_and_their_players_preferences(
+    store: Store,
+) -> None:
+    table = await store.create_table(new_table())
+    assert await store.load_table(table.id) == LoadedTable(table, (), {})
+    picky = PlayerPrefs(user_id=200, four_colour=True, hand_sort="melds", locale="fr")
+    await store.set_player_prefs(picky)
+    await store.set_player_prefs(PlayerPrefs(user_id=999, dm_closed=True))  # not seated
+    seats = [SeatRecord(0, 100), SeatRecord(1, None, is_computer=True), SeatRecord(2, 200)]
+    await store.set_seats(table.id, seats)
+    loaded = await store.load_table(table.id)
+    assert loaded is not None
+    assert loaded.record == await store.get_table(table.id)
+    assert loaded.seats == tuple(await store.get_seats(table.id))
+    assert loaded.prefs == {100: PlayerPrefs(user_id=100), 200: picky}
+    assert await store.load_table(table.id + 1) is None
 
 
 # --- messages, settings, preferences, stats, meta ---------------------------------------

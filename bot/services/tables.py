@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,6 +30,7 @@ from bot.storage import (
     Deadline,
     DeadlineGone,
     NewTable,
+    PlayerPrefs,
     SeatRecord,
     StaleVersion,
     Store,
@@ -66,11 +67,14 @@ PARSED_GAMES_KEPT = 1024
 
 @dataclass(frozen=True)
 class Table:
-    """A table as loaded from the store: its record, its seats and (once started) its game."""
+    """A table as loaded from the store: its record, its seats and (once started) its game.
+    ``prefs``: the seated players' preferences, read with the table (see :meth:`players_prefs`
+    for a table whose seats changed since)."""
 
     record: TableRecord
     seats: tuple[SeatRecord, ...]
     game: Game | None
+    prefs: Mapping[int, PlayerPrefs] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -223,12 +227,19 @@ class TableService:
 
     async def load(self, table_id: int) -> Table:
         """The table, its seats and its game, in one read."""
-        found = await self.store.get_table_and_seats(table_id)
+        found = await self.store.load_table(table_id)
         if found is None:
             raise Refusal("table.not_found", table=table_id)
-        record, seats = found[0], tuple(found[1])
-        self._remember(record)
-        return Table(record, seats, self._game(record))
+        self._remember(found.record)
+        return Table(found.record, found.seats, self._game(found.record), found.prefs)
+
+    async def players_prefs(self, table: Table) -> Mapping[int, PlayerPrefs]:
+        """The seated players' preferences: as read with the table, unless someone sat down
+        since (then read now)."""
+        users = [s.user_id for s in table.seats if s.user_id is not None]
+        if all(user in table.prefs for user in users):
+            return table.prefs
+        return await self.store.get_players_prefs(users)
 
     def _game(self, record: TableRecord) -> Game | None:
         """The game of a stored snapshot: parsed (and its cards counted) once per snapshot; a
@@ -782,7 +793,7 @@ class TableService:
             )
         self._remember(record)
         self._keep_parsed(table.id, snapshot, game)
-        return Table(record, seats, game)
+        return Table(record, seats, game, table.prefs)
 
     async def replay(self, table_id: int) -> Game:
         """Rebuild a game from its move log (audit): must equal the stored snapshot."""

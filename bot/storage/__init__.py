@@ -14,6 +14,7 @@ from bot.storage.base import (
     Clock,
     Deadline,
     DeadlineGone,
+    LoadedTable,
     MessageRef,
     MoveRecord,
     NewTable,
@@ -50,6 +51,7 @@ def describe_target(target: str | Path) -> str:
     """How messages name a database: the file path, or the URL without its password."""
     return masked_url(target) if isinstance(target, str) else str(target)
 
+
 __all__ = [
     "CLOSED_STATUSES",
     "LATEST_VERSION",
@@ -59,6 +61,7 @@ __all__ = [
     "Clock",
     "Deadline",
     "DeadlineGone",
+    "LoadedTable",
     "MessageRef",
     "Migration",
     "MoveRecord",

@@ -240,6 +240,16 @@ class PlayerPrefs:
 
 
 @dataclass(frozen=True, slots=True)
+class LoadedTable:
+    """What a move starts from, in one read: the table, its seats, and each seated player's
+    preferences (the move's reply and the hand DMs draw with them)."""
+
+    record: TableRecord
+    seats: tuple[SeatRecord, ...]
+    prefs: Mapping[int, PlayerPrefs]
+
+
+@dataclass(frozen=True, slots=True)
 class Deadline:
     """Delayed work of a table, stored so a restart re-arms it (the durable-timer pattern).
 
@@ -331,10 +341,9 @@ class Store(Protocol):
         """Seats ordered by seat number."""
         ...
 
-    async def get_table_and_seats(
-        self, table_id: int
-    ) -> tuple[TableRecord, list[SeatRecord]] | None:
-        """The table and its seats in one read (a move loads both), or ``None``."""
+    async def load_table(self, table_id: int) -> LoadedTable | None:
+        """The table, its seats and the seated players' preferences in one read (a move needs
+        all three), or ``None``."""
         ...
 
     # --- moves -------------------------------------------------------------
@@ -385,9 +394,7 @@ class Store(Protocol):
         """The table's deadlines (fired ones included), by kind."""
         ...
 
-    async def next_deadlines(
-        self, limit: int = 16, shards: Shards | None = None
-    ) -> list[Deadline]:
+    async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
         """The pending (not fired) deadlines of open tables (of servers on ``shards``, when
         given), nearest first."""
         ...

@@ -44,6 +44,7 @@ from bot.storage.base import (
     GameRecord,
     GameRoundRecord,
     LeaderboardSort,
+    LoadedTable,
     MessageRef,
     MoveRecord,
     NewTable,
@@ -67,15 +68,18 @@ from bot.storage.base import (
 )
 from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
 from bot.storage.queries import (
+    LOAD_TABLE_SQL,
     PLAYER_COLUMNS,
+    PREFS_COLUMNS,
     SEAT_COLUMNS,
+    SEAT_WIDTH,
     STATS_COLUMNS,
     TABLE_COLUMNS,
     TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
-    qualified,
+    prefs_from_row,
     sort_spec,
     stats_keys,
     stats_rows,
@@ -388,21 +392,20 @@ class PostgresStore:
         async with self._autocommit() as conn:
             return await self._seats(conn, table_id)
 
-    async def get_table_and_seats(
-        self, table_id: int
-    ) -> tuple[TableRecord, list[SeatRecord]] | None:
-        # One round trip: the table's columns repeated on each of its seats (or once, seatless).
+    async def load_table(self, table_id: int) -> LoadedTable | None:
+        # One round trip (see LOAD_TABLE_SQL).
         async with self._autocommit() as conn:
-            rows = await conn.fetch(
-                f"SELECT {qualified(TABLE_COLUMNS, 't')}, {qualified(SEAT_COLUMNS, 's')} "
-                "FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
-                "WHERE t.id = $1 ORDER BY s.seat",
-                table_id,
-            )
+            rows = await conn.fetch(dollar_params(LOAD_TABLE_SQL), table_id)
         if not rows:
             return None
-        seats = [SeatRecord(*row[TABLE_WIDTH:]) for row in rows if row[TABLE_WIDTH] is not None]
-        return _table_from_row(rows[0]), seats
+        seated = [tuple(row)[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
+        seats = tuple(SeatRecord(*r[:SEAT_WIDTH]) for r in seated)
+        prefs = {
+            s.user_id: prefs_from_row(s.user_id, r[SEAT_WIDTH:])
+            for s, r in zip(seats, seated, strict=True)
+            if s.user_id is not None
+        }
+        return LoadedTable(_table_from_row(rows[0]), seats, prefs)
 
     @staticmethod
     async def _seats(conn: asyncpg.Connection, table_id: int) -> list[SeatRecord]:
@@ -649,12 +652,12 @@ class PostgresStore:
         wanted = list(dict.fromkeys(user_ids))
         async with self._autocommit() as conn:
             rows = await conn.fetch(
-                "SELECT user_id, dm_closed, four_colour, hand_sort, locale FROM player_prefs "
+                f"SELECT user_id, {PREFS_COLUMNS} FROM player_prefs "
                 "WHERE user_id = ANY($1::bigint[])",
                 wanted,
             )
-        found = {r[0]: PlayerPrefs(*r) for r in rows}
-        return {u: found.get(u, PlayerPrefs(user_id=u)) for u in wanted}
+        found = {r[0]: tuple(r)[1:] for r in rows}
+        return {u: prefs_from_row(u, found.get(u)) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
         async with self._autocommit() as conn:

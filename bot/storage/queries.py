@@ -8,6 +8,7 @@ once. Conditions use ``?`` placeholders; the PostgreSQL store numbers them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -18,6 +19,7 @@ from bot.storage.base import (
     GamePlayerRecord,
     GameRecord,
     LeaderboardSort,
+    PlayerPrefs,
     PlayerStats,
     RatingKey,
     SkillRating,
@@ -39,11 +41,31 @@ TABLE_COLUMNS = (
 #: How many columns a table row has (where a seat's columns follow them in a join).
 TABLE_WIDTH = len(TABLE_COLUMNS.split(","))
 SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
+SEAT_WIDTH = len(SEAT_COLUMNS.split(","))
+#: A seated player's preferences, as the table load reads them (after the seat's columns).
+PREFS_COLUMNS = "dm_closed, four_colour, hand_sort, locale"
+
+
+def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
+    """A user's stored preferences (``PREFS_COLUMNS``), or the defaults when there is no row
+    (or, in an outer join, a row of NULLs)."""
+    if row is None or row[0] is None:
+        return PlayerPrefs(user_id=user_id)
+    return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3])
 
 
 def qualified(columns: str, alias: str) -> str:
     """``columns`` each prefixed with a table alias, for a join."""
     return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+
+
+#: A move's one read: the table's columns repeated on each of its seats (once if seatless),
+#: each seat followed by its player's preferences (NULLs when they have none).
+LOAD_TABLE_SQL = (
+    f"SELECT {qualified(TABLE_COLUMNS, 't')}, {qualified(SEAT_COLUMNS, 's')}, "
+    f"{qualified(PREFS_COLUMNS, 'p')} FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
+    "LEFT JOIN player_prefs p ON p.user_id = s.user_id WHERE t.id = ? ORDER BY s.seat"
+)
 
 
 PLAYER_COLUMNS = (

@@ -48,6 +48,7 @@ from bot.storage.base import (
     GameRecord,
     GameRoundRecord,
     LeaderboardSort,
+    LoadedTable,
     MessageRef,
     MoveRecord,
     NewTable,
@@ -76,14 +77,18 @@ from bot.storage.migrations import (
     rollback_quietly,
 )
 from bot.storage.queries import (
+    LOAD_TABLE_SQL,
     PLAYER_COLUMNS,
+    PREFS_COLUMNS,
     SEAT_COLUMNS,
+    SEAT_WIDTH,
     STATS_COLUMNS,
     TABLE_COLUMNS,
     TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
+    prefs_from_row,
     qualified,
     sort_spec,
     stats_keys,
@@ -530,21 +535,20 @@ class SqliteStore:
         async with self._read() as conn:
             return await self._seats(conn, table_id)
 
-    async def get_table_and_seats(
-        self, table_id: int
-    ) -> tuple[TableRecord, list[SeatRecord]] | None:
+    async def load_table(self, table_id: int) -> LoadedTable | None:
         # One statement (one hop to the database thread): each move starts with this read.
         async with self._read() as conn:
-            rows = await self._fetchall(
-                conn,
-                f"SELECT {_TABLE_COLUMNS_T}, {_SEAT_COLUMNS_S} FROM tables t "
-                "LEFT JOIN seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.seat",
-                (table_id,),
-            )
+            rows = await self._fetchall(conn, LOAD_TABLE_SQL, (table_id,))
         if not rows:
             return None
-        seats = [_seat_from_row(r[TABLE_WIDTH:]) for r in rows if r[TABLE_WIDTH] is not None]
-        return _table_from_row(rows[0][:TABLE_WIDTH]), seats
+        seated = [r[TABLE_WIDTH:] for r in rows if r[TABLE_WIDTH] is not None]
+        seats = tuple(_seat_from_row(r) for r in seated)
+        prefs = {
+            s.user_id: prefs_from_row(s.user_id, r[SEAT_WIDTH:])
+            for s, r in zip(seats, seated, strict=True)
+            if s.user_id is not None
+        }
+        return LoadedTable(_table_from_row(rows[0][:TABLE_WIDTH]), seats, prefs)
 
     async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
         rows = await self._fetchall(
@@ -696,9 +700,7 @@ class SqliteStore:
         rows = await self._fetchall(conn, _DEADLINES_SQL, (table_id,))
         return [_deadline_from_row(r) for r in rows]
 
-    async def next_deadlines(
-        self, limit: int = 16, shards: Shards | None = None
-    ) -> list[Deadline]:
+    async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
         placeholders = ", ".join("?" for _ in OPEN_STATUSES)
         shard_sql, shard_params = _shard_filter("t.guild_id", shards)
         async with self._read() as conn:
@@ -795,22 +797,7 @@ class SqliteStore:
                 )
 
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
-        async with self._read() as conn:
-            row = await self._fetchone(
-                conn,
-                "SELECT dm_closed, four_colour, hand_sort, locale FROM player_prefs "
-                "WHERE user_id = ?",
-                (user_id,),
-            )
-        if row is None:
-            return PlayerPrefs(user_id=user_id)
-        return PlayerPrefs(
-            user_id=user_id,
-            dm_closed=bool(row[0]),
-            four_colour=bool(row[1]),
-            hand_sort=row[2],
-            locale=row[3],
-        )
+        return (await self.get_players_prefs([user_id]))[user_id]
 
     async def get_players_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
         wanted = list(dict.fromkeys(user_ids))
@@ -818,12 +805,11 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(
                 conn,
-                "SELECT user_id, dm_closed, four_colour, hand_sort, locale FROM player_prefs "
-                f"WHERE user_id IN ({marks})",
+                f"SELECT user_id, {PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({marks})",
                 wanted,
             )
-        found = {r[0]: PlayerPrefs(r[0], bool(r[1]), bool(r[2]), r[3], r[4]) for r in rows}
-        return {u: found.get(u, PlayerPrefs(user_id=u)) for u in wanted}
+        found = {r[0]: r[1:] for r in rows}
+        return {u: prefs_from_row(u, found.get(u)) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
         async with self._write() as conn:
@@ -1152,6 +1138,7 @@ ON CONFLICT (scope, family, user_id) DO UPDATE SET
     streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,
     best_streak = MAX(best_streak, CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)
 """
+
 
 def _player_from_row(row: Row) -> GamePlayerRecord:
     return GamePlayerRecord(

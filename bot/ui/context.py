@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import discord
@@ -10,7 +9,7 @@ import discord
 from bot.services.autoplay import Autoplay
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
-from bot.storage import PlayerPrefs, Store
+from bot.storage import Store
 from bot.text import normalise
 from bot.ui.reconciler import Reconciler
 
@@ -48,12 +47,10 @@ class UiContext:
         change: Played | Table,
         actor_id: int | None,
         *,
-        prefs: Mapping[int, PlayerPrefs] | None = None,
         interaction: discord.Interaction | None = None,
     ) -> None:
         """After a commit: arm what comes next (so the message shows its deadlines), then bring
-        the table's messages up to date. ``prefs``: the seated players' preferences, when the
-        handler has read them already; ``interaction``: the move's, once its private answer
+        the table's messages up to date. ``interaction``: the move's, once its private answer
         is sent (the next turn's notice is then its public follow-up)."""
         human = actor_id is not None
         if isinstance(change, Played):
@@ -62,7 +59,6 @@ class UiContext:
                 change.table,
                 events=change.events,
                 actor_id=actor_id,
-                prefs=prefs,
                 interaction=interaction,
                 deadlines=due,
             )

@@ -74,21 +74,12 @@ class PlayHandlers:
             await self._ask(interaction, tid, ask, edit=in_panel)
             return
         assert played.actor_seat is not None
-        seated = [s.user_id for s in played.table.seats if s.user_id is not None]
-        prefs = await self.ui.store.get_players_prefs(seated)
         picture = await self.show_panel(
-            interaction,
-            played.table,
-            played.actor_seat,
-            (),
-            edit=in_panel,
-            prefs=prefs[interaction.user.id],
+            interaction, played.table, played.actor_seat, (), edit=in_panel
         )
         # The mover's DM shows the same hand at the end of the turn: kept until it is edited.
         with self.ui.reconciler.pictures.pinned(picture):
-            await self.ui.committed(
-                played, interaction.user.id, prefs=prefs, interaction=interaction
-            )
+            await self.ui.committed(played, interaction.user.id, interaction=interaction)
 
     async def _ask(
         self, interaction: discord.Interaction, table_id: int, ask: moves.Ask, *, edit: bool
@@ -143,15 +134,13 @@ class PlayHandlers:
         edit: bool = False,
         question: TableSelect | None = None,
         note: str = "",
-        prefs: PlayerPrefs | None = None,
     ) -> str:
         """The player's private hand panel: text, image and the pick/lay/discard controls,
         with ``question`` (a follow-up select) and its ``note`` when a click needs an answer.
         The picture is the one the player's DM shows for the same hand, drawn once for both;
         its key is returned."""
         locale = locale_of(interaction)
-        if prefs is None:
-            prefs = await self.ui.store.get_player_prefs(interaction.user.id)
+        prefs = (await self.ui.tables.players_prefs(table))[interaction.user.id]
         draft = hand_draft(table, seat, prefs, locale)
         content = draft.content
         if chosen:

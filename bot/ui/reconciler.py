@@ -33,7 +33,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -50,6 +50,7 @@ from bot.ui.messages import (
     Draft,
     Pictures,
     hand_draft,
+    hand_inputs,
     hand_round,
     round_draft,
     table_draft,
@@ -96,7 +97,6 @@ class _Pending:
     newest: Table | None = None
     events: tuple[Event, ...] = ()
     actor_id: int | None = None
-    prefs: Mapping[int, PlayerPrefs] | None = None
     deadlines: Sequence[Deadline] | None = None
     failures: int = 0
     retry: asyncio.Task[None] | None = None
@@ -108,6 +108,8 @@ class _Pending:
     #: The notice posted as a follow-up, deleted through the same interaction token.
     notice: discord.WebhookMessage | None = None
     notice_by: discord.Interaction | None = None
+    #: Per seat, what its hand DM's last draft was made of and its stamp (see hand_inputs).
+    hands: dict[int, tuple[tuple[object, ...], str]] = field(default_factory=dict)
 
     seen: tuple[int, int] = (-1, -1)
 
@@ -116,7 +118,6 @@ class _Pending:
         table: Table,
         events: Sequence[Event],
         actor_id: int | None,
-        prefs: Mapping[int, PlayerPrefs] | None = None,
         deadlines: Sequence[Deadline] | None = None,
     ) -> None:
         """Keep the newest table handed over; a late, older one never wins, even after the
@@ -125,7 +126,7 @@ class _Pending:
         if key >= self.seen:
             self.seen = key
             self.newest, self.events, self.actor_id = table, tuple(events), actor_id
-            self.prefs, self.deadlines = prefs, deadlines
+            self.deadlines = deadlines
 
 
 class Reconciler:
@@ -155,20 +156,18 @@ class Reconciler:
         *,
         events: Sequence[Event] = (),
         actor_id: int | None = None,
-        prefs: Mapping[int, PlayerPrefs] | None = None,
         interaction: discord.Interaction | None = None,
         deadlines: Sequence[Deadline] | None = None,
     ) -> None:
         """Bring every message of ``table`` to the stored state (a Table just committed, or an
         id to load). ``events`` word the last move; ``actor_id`` is not pinged for it;
-        ``prefs`` are the seated players' preferences and ``deadlines`` the table's stored
-        deadlines, when the caller knows them already;
+        ``deadlines`` are the table's stored deadlines, when the caller knows them already;
         ``interaction`` is the move's, already answered, whose token may post the turn notice
         (see the module's docstring)."""
         tid = table if isinstance(table, int) else table.id
         pending = self._pending.setdefault(tid, _Pending())
         if isinstance(table, Table):
-            pending.offer(table, events, actor_id, prefs, deadlines)
+            pending.offer(table, events, actor_id, deadlines)
             if interaction is not None and interaction.channel_id == table.record.channel_id:
                 pending.interaction = interaction
         pending.requested += 1
@@ -215,16 +214,15 @@ class Reconciler:
         try:
             async with self.gate:
                 table, events, actor_id = pending.newest, pending.events, pending.actor_id
-                prefs, deadlines = pending.prefs, pending.deadlines
+                deadlines, pending.deadlines = pending.deadlines, None
                 pending.newest, pending.events, pending.actor_id = None, (), None
-                pending.prefs, pending.deadlines = None, None
                 interaction, pending.interaction = pending.interaction, None
                 if table is None:
                     table = await self.tables.load(tid)
                 fresh = pending.refs is None
                 refs = await self._refs(tid, pending)
                 await self._bring(
-                    table, refs, events, actor_id, prefs, deadlines, pending, fresh, interaction
+                    table, refs, events, actor_id, deadlines, pending, fresh, interaction
                 )
         except ShuttingDown:
             return False
@@ -287,7 +285,6 @@ class Reconciler:
         refs: dict[str, MessageRef],
         events: Sequence[Event],
         actor_id: int | None,
-        prefs: Mapping[int, PlayerPrefs] | None,
         deadlines: Sequence[Deadline] | None,
         pending: _Pending,
         fresh: bool,
@@ -303,7 +300,7 @@ class Reconciler:
         await self._round_summaries(table, refs, locale)
         notice = _Notice(actor_id, pending, fresh, interaction)
         await self._turn_notice(table, refs, edited, locale, notice)
-        await self._hands(table, refs, edited, locale, prefs)
+        await self._hands(table, refs, edited, locale, pending.hands)
         await self.store.mark_published(table.id, table.record.revision, edited)
         refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
@@ -434,26 +431,27 @@ class Reconciler:
         refs: dict[str, MessageRef],
         edited: list[MessageRef],
         public_locale: str,
-        known: Mapping[int, PlayerPrefs] | None,
+        drafted: dict[int, tuple[tuple[object, ...], str]],
     ) -> None:
         """Each hand DM in its reader's language (remembered from their last interaction),
-        else the table's."""
+        else the table's. A DM whose hand is made of what it showed already is not drafted
+        again: at each move, that is every player's but the mover's."""
         game = table.game
         if game is None or table.record.status != "active":
             return
         if game.phase not in (Phase.DRAW, Phase.PLAY):
             return
         people = {s.seat: s.user_id for s in table.seats if s.user_id is not None}
-        users = list(people.values())
-        prefs = known
-        if prefs is None or not all(user in prefs for user in users):
-            prefs = await self.store.get_players_prefs(users)
+        prefs = await self.tables.players_prefs(table)
         for seat, user_id in sorted(people.items()):
-            reader = prefs[user_id]
+            reader, ref = prefs[user_id], refs.get(hand_kind(seat))
             locale = normalise(reader.locale) if reader.locale else public_locale
-            await self._hand(
-                table, seat, reader, refs.get(hand_kind(seat)), edited, locale, public_locale
-            )
+            inputs = hand_inputs(table, seat, reader, locale)
+            if ref is not None and drafted.get(seat) == (inputs, ref.stamp):
+                continue
+            stamp = await self._hand(table, seat, reader, ref, edited, locale, public_locale)
+            if stamp is not None:
+                drafted[seat] = (inputs, stamp)
 
     async def _hand(
         self,
@@ -464,20 +462,21 @@ class Reconciler:
         edited: list[MessageRef],
         locale: str,
         public_locale: str,
-    ) -> None:
+    ) -> str | None:
         """A new DM on a deal, an edit of it at the end of each of the player's turns; closed
-        DMs are tried once a round."""
+        DMs are tried once a round. Returns the stamp of the hand as drafted (None: not
+        drafted, mid-turn)."""
         new_round = ref is None or not ref.stamp.startswith(hand_round(table))
         if not new_round and _mid_turn(table, seat):
-            return
+            return None
         draft = hand_draft(table, seat, prefs, locale, turn=False)
         if ref is not None and ref.stamp == draft.stamp:
-            return
+            return draft.stamp
         if not new_round and (prefs.dm_closed or ref is None or not ref.message_id):
-            return
+            return draft.stamp
         if not new_round and ref is not None and await self._edit(ref, draft):
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
-            return
+            return draft.stamp
         try:
             channel = await self._dm_channel(prefs.user_id)
             await self._post(table, hand_kind(seat), draft, channel)
@@ -485,9 +484,10 @@ class Reconciler:
             if error.code != DM_CLOSED:
                 raise
             await self._dms_closed(table, seat, prefs, draft.stamp, public_locale)
-            return
+            return draft.stamp
         if prefs.dm_closed:
             await self.store.set_player_prefs(replace(prefs, dm_closed=False))
+        return draft.stamp
 
     async def _dms_closed(
         self, table: Table, seat: int, prefs: PlayerPrefs, stamp: str, locale: str

@@ -275,7 +275,7 @@ async def test_no_card_reaches_the_logs_at_debug(
     assert not leaks, leaks[:3]
 
 
-async def test_a_typed_discard_reads_twice_and_commits_once(
+async def test_a_typed_discard_reads_once_and_commits_once(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await scripted(world, "r51", "1v1", R51_HANDS)
@@ -292,17 +292,16 @@ async def test_a_typed_discard_reads_twice_and_commits_once(
 
         monkeypatch.setattr(store, name, counted)
     await alice.slash(world.channel, "rummy discard", card="3c")
-    # One read for the table and its seats, one for the players' preferences; the channel's
-    # table and what each message shows are known from before. Then the move's commit, the new
+    # One read for the table, its seats and the players' preferences; the channel's table and
+    # what each message shows are known from before. Then the move's commit, the new
     # turn's deadlines (armed before publishing, so the table shows them: arming returns them
     # as stored) and what the messages show now, the new turn notice included (a follow-up of
     # the discard's interaction: no fsync, a lost reference is found again in the channel).
     # The dispatcher, woken by the new deadlines, looks for the nearest one in its own task.
     move_path = [c for c in calls if c != "next_deadlines"]
     assert move_path == [
-        "get_table_and_seats",
+        "load_table",
         "commit_move",
-        "get_players_prefs",
         "arm_deadlines",
         "mark_published",
     ], calls
