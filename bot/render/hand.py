@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from rummy_engine.cards import Card
 
 from .fonts import Fonts
-from .indexed import Tiles
+from .indexed import Tiles, put
 from .layout import HandSlot, layout_hand, order_hand, shown_width
 from .paint import fit, marker, paste
 from .scene import HAND_LABELS, HandScene, label
@@ -211,6 +211,18 @@ class _IndexedPainter:
         return self.tiles.index(colour)
 
     def card(self, placed: _Placed) -> None:
+        under = None
+        if placed.under is not None:
+            under = (self._face_key(placed.under[0]), placed.under[1])
+        key = ("pieces", self._face_key(placed.card), placed.shown, under, placed.drawn)
+        pieces = self.tiles.remember(key, functools.partial(self._pieces, placed))
+        for tile, (dx, dy) in pieces:
+            put(self.image, tile, (placed.x + dx, placed.y + dy))
+
+    def _pieces(self, placed: _Placed) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+        """A card as the pieces that show it where it lies (its body, then its corners), each
+        with its offset; kept per card, what lies under it, and how much of it shows, so a
+        hand of fifteen cards costs fifteen look-ups and the copies."""
         shown = placed.shown
         body = self.tiles.tile(
             ("body", self._face_key(placed.card), shown),
@@ -220,7 +232,7 @@ class _IndexedPainter:
                 .convert("RGB")
             ),
         )
-        self.image.paste(body, (placed.x, placed.y))
+        pieces = [(body, (0, 0))]
         for corner in _corners(shown):
             # Keyed by the pixels that meet there, not by the cards: most cards have the same
             # plain corners, so a few dozen pieces serve every pair of cards.
@@ -230,8 +242,10 @@ class _IndexedPainter:
                 card, offset = placed.under
                 below = self._pixels(card, (offset + corner[0], corner[1]))
             key = ("corner", corner, own, below, placed.drawn)
-            tile = self.tiles.tile(key, functools.partial(self._corner, placed, corner))
-            self.image.paste(tile, (placed.x + corner[0], placed.y + corner[1]))
+            pieces.append(
+                (self.tiles.tile(key, functools.partial(self._corner, placed, corner)), corner)
+            )
+        return tuple(pieces)
 
     def _face_key(self, card: Card) -> tuple[object, ...]:
         return (card.rank, card.suit, self.four_colour and card.suit is not None)
@@ -276,7 +290,7 @@ class _IndexedPainter:
             return painter.image
 
         tile = self.tiles.indexed(make()) if key is None else self.tiles.tile(("text", key), make)
-        self.image.paste(tile, xy)
+        put(self.image, tile, xy)
 
 
 #: The side of the square at each corner of a card where its rounded edge is not opaque (its

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from PIL import Image
 
@@ -36,7 +36,7 @@ class Tiles:
         self._kept: dict[Hashable, Image.Image] = {}
         self._limit = kept
         self._indexes: dict[RGB, int] = {}
-        self._facts: dict[Hashable, bytes] = {}
+        self._facts: dict[Hashable, object] = {}
 
     def indexed(self, image: Image.Image) -> Image.Image:
         """``image`` (RGB) mapped onto the palette, as the encoder maps."""
@@ -55,9 +55,10 @@ class Tiles:
         """The piece ``make`` composes (RGB), mapped once per ``key``."""
         return _kept(self._kept, self._limit, key, lambda: self.indexed(make()))
 
-    def remember(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
-        """A small fact about the pieces (pixels that key a tile), computed once per ``key``."""
-        return _kept(self._facts, self._limit, key, make)
+    def remember(self, key: Hashable, make: Callable[[], T]) -> T:
+        """A small fact about the pieces (pixels that key a tile, the pieces of a card),
+        computed once per ``key``."""
+        return cast(T, _kept(self._facts, self._limit, key, make))
 
     @property
     def colours(self) -> bytes:
@@ -69,6 +70,14 @@ class Tiles:
         canvas = Image.new("P", size, self.index(colour))
         canvas.putpalette(self._colours)
         return canvas
+
+
+def put(canvas: Image.Image, tile: Image.Image, xy: tuple[int, int]) -> None:
+    """``canvas.paste(tile, xy)`` for two loaded palette images of ours, without the checks of
+    ``Image.paste`` (mode, mask, box forms), which took three quarters of each copy: a hand is
+    some sixty copies."""
+    x, y = xy
+    canvas.im.paste(tile.im, (x, y, x + tile.width, y + tile.height))
 
 
 def _kept(kept: dict[Hashable, T], limit: int, key: Hashable, make: Callable[[], T]) -> T:

@@ -87,6 +87,10 @@ def _star(
     draw.polygon(points, fill=fill, outline=outline, width=max(1, int(radius / 8)))
 
 
+#: How far apart the stock's backs lie, which is how thick the pile looks.
+STOCK_DEPTH = 4
+
+
 class CardSprites:
     """Cache of card images (RGBA, transparent outside the rounded corners).
 
@@ -136,6 +140,19 @@ class CardSprites:
                     sprite = self._draw_back(size)
                     self._cache[key] = sprite
         return sprite
+
+    def stock(self, size: CardSize, felt: RGB) -> Image.Image:
+        """The stock pile, three backs a little apart, composited once over ``felt`` (RGB, no
+        alpha): pasting the backs through their alpha was a fifth of a table's drawing."""
+        key = ("stock", size, felt)
+        pile = self._cache.get(key)
+        if pile is None:
+            back = self.back(size)
+            pile = Image.new("RGB", (size.width + STOCK_DEPTH, size.height + STOCK_DEPTH), felt)
+            for depth in (STOCK_DEPTH, STOCK_DEPTH // 2, 0):
+                pile.paste(back, (depth, depth), back)
+            self._cache[key] = pile
+        return pile
 
     def __len__(self) -> int:
         return len(self._cache)

@@ -334,10 +334,7 @@ def _draw_piles(
     font = fonts.get(PILE_LABEL_PX)
     x = MARGIN + 4
     if not scene.stock_empty:
-        back = sprites.back(size)
-        for depth in (4, 2):
-            paste(canvas, back, (x + depth, y + depth))
-        paste(canvas, back, (x, y))
+        canvas.paste(sprites.stock(size, FELT), (x, y))
     else:
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2

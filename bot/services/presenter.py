@@ -8,6 +8,7 @@ notation.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -58,13 +59,31 @@ def side_name(table: Table, names: Names, side: int, locale: str) -> str:
 
 
 def variant_title(table: Table, locale: str) -> str:
+    return _variant_title(table.record.variant, table.record.mode, table.id, locale)
+
+
+@functools.lru_cache(maxsize=1024)
+def _variant_title(variant: str, mode: str, table_id: int, locale: str) -> str:
+    """Cached: every message of every move starts with it (three translations each time)."""
     return t(
         "table.title",
         locale,
-        variant=t(f"variant.{table.variant.value}", locale),
-        mode=t(f"mode.{table.mode.value}", locale),
-        table=table.id,
+        variant=t(f"variant.{variant}", locale),
+        mode=t(f"mode.{mode}", locale),
+        table=table_id,
     )
+
+
+@functools.lru_cache(maxsize=32)
+def scene_labels(kind: str, locale: str) -> Mapping[str, str]:
+    """The translated labels of one kind of picture (``table``, ``hand``, ``round_end``).
+    Cached: the same few words go into every picture of a language."""
+    defaults = {
+        "table": render.TABLE_LABELS,
+        "hand": render.HAND_LABELS,
+        "round_end": render.ROUND_END_LABELS,
+    }[kind]
+    return render.labels_from(defaults, lambda k: t(k, locale))
 
 
 # -- lobby ------------------------------------------------------------------------------------
@@ -331,7 +350,7 @@ def table_scene(
         stock_empty=not view.stock_size,
         seats=seats,
         four_colour=four_colour,
-        labels=render.labels_from(render.TABLE_LABELS, lambda k: t(k, locale)),
+        labels=scene_labels("table", locale),
     )
 
 
@@ -396,7 +415,7 @@ def hand_scene(
         groups=groups,
         four_colour=four_colour,
         title=t("hand.image_title", locale, table=table.id, count=len(view.hand)),
-        labels=render.labels_from(render.HAND_LABELS, lambda k: t(k, locale)),
+        labels=scene_labels("hand", locale),
     )
 
 
@@ -469,7 +488,7 @@ def round_end_scene(
         ),
         players=players,
         totals=totals,
-        labels=render.labels_from(render.ROUND_END_LABELS, lambda k: t(k, locale)),
+        labels=scene_labels("round_end", locale),
     )
 
 

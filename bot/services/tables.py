@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import orjson
+
 from bot.services import seating
 from bot.services.autoturn import timeout_action
 from bot.services.inflight import InFlight
@@ -251,7 +253,7 @@ class TableService:
         if kept is not None and kept[0] == snapshot:
             self._parsed.move_to_end(record.id)
             return kept[1].copy()
-        game = Game.from_json(json.loads(snapshot))
+        game = Game.from_json(orjson.loads(snapshot))
         self._keep_parsed(record.id, snapshot, game)
         return game
 
@@ -756,7 +758,7 @@ class TableService:
         timeouts: tuple[int, int] | None = None,
     ) -> Table:
         """One transaction for the move; the table after it, built without reading it back."""
-        snapshot = json.dumps(game.to_json())
+        snapshot = orjson.dumps(game.to_json()).decode()
         if claim is not None and claim.kind == "turn":
             # Stored with the move, so the table still says so after a restart.
             events = [*events, Event("turn_timed_out", claim.seat, {})]
@@ -765,8 +767,8 @@ class TableService:
                 table.id,
                 table.record.version,
                 user_id,
-                json.dumps(action),
-                json.dumps([e.to_json() for e in events]),
+                orjson.dumps(action).decode(),
+                orjson.dumps([e.to_json() for e in events]).decode(),
                 snapshot,
                 status=status,
                 claim=claim,
