@@ -47,6 +47,9 @@ SHUTDOWN_GRACE_SECONDS = 20.0
 
 #: How long the connection task may take to notice the close before it is cancelled.
 RUNNER_EXIT_SECONDS = 5.0
+#: The bot's one clock, for its deadlines and its store's timestamps alike (they are compared:
+#: an idle game's last human move): discord.utils.utcnow, which SimCord moves in tests.
+BOT_CLOCK = discord.utils.utcnow
 
 
 def make_intents() -> discord.Intents:
@@ -149,13 +152,12 @@ class RummyBot(commands.Bot):
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer
         )
-        # discord.utils.utcnow: the clock SimCord moves in tests (no test waits for real).
         self.autoplay = Autoplay(
             self.tables,
             self._publish,
             next_round_delay=settings.next_round_delay_seconds,
             computer_delay=settings.computer_delay_seconds,
-            clock=discord.utils.utcnow,
+            clock=BOT_CLOCK,
             remind=self.reconciler.remind,
             shards=settings.shards,
         )

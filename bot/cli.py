@@ -122,11 +122,11 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
     import aiohttp
     import discord
 
-    from bot.app import make_bot
+    from bot.app import BOT_CLOCK, make_bot
     from bot.logs import configure_logging
 
     configure_logging(settings)
-    store = make_store(settings.database_target)
+    store = make_store(settings.database_target, clock=BOT_CLOCK)
     bot = make_bot(settings, store, force_sync=sync_only, restore_tables=not sync_only)
     try:
         if sync_only:

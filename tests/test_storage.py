@@ -337,6 +337,18 @@ async def test_move_log_round_trip(store: Store) -> None:
     assert stored.updated_at > table.updated_at
 
 
+async def test_the_last_human_move_is_the_last_one_a_person_made(store: Store) -> None:
+    table = await store.create_table(new_table())
+    assert await store.last_human_move_at(table.id) is None
+    version = table.version
+    for actor in (31, 32, None, None):  # two people, then a computer and a timer
+        version = await store.commit_move(table.id, version, actor, "{}", "[]", "{}")
+    moves = await store.list_moves(table.id)
+    assert await store.last_human_move_at(table.id) == moves[1].created_at
+    assert moves[1].created_at < moves[3].created_at
+    assert await store.last_human_move_at(table.id + 1) is None
+
+
 async def test_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
     table = await store.create_table(new_table())
     assert await store.commit_move(table.id, 0, 1, '"first"', "[]", '"after first"') == 1

@@ -75,19 +75,21 @@ class Autoplay:
 
     # -- arming ----------------------------------------------------------------------------------
 
-    def wanted(self, table: Table, *, human: bool = False) -> list[Deadline]:
+    def wanted(self, table: Table, *, idle_from: datetime | None = None) -> list[Deadline]:
         """The deadlines ``table`` needs now. A generation already stored keeps its due time, so
-        only a new turn, round or lobby change (or a human move, for the idle game) moves one."""
+        only a new turn, round or lobby change moves one.
+
+        The idle game's deadline is set at the start, and moved only when it comes (to
+        ``idle_from``, a person's last move, plus GAME_IDLE; see :meth:`_idle_game`): moved at
+        each turn, it cost a write per turn of every table."""
         now, tid, record = self.clock(), table.id, table.record
         if record.status == "lobby":
             return [Deadline(tid, LOBBY_IDLE_KIND, now + LOBBY_IDLE, f"v{record.revision}")]
         game = table.game
         if record.status != "active" or game is None:
             return []
-        # Renewed once per turn a person played in (not per move), so a move inside a turn
-        # changes no deadline and costs no write.
-        human_turn = f"h{game.round_no}:{game.turn}" if human else ""
-        idle = Deadline(tid, GAME_IDLE_KIND, now + GAME_IDLE, human_turn)
+        since = "" if idle_from is None else f"since {idle_from.isoformat()}"
+        idle = Deadline(tid, GAME_IDLE_KIND, (idle_from or now) + GAME_IDLE, since)
         wanted = [idle]
         if game.phase is Phase.ROUND_OVER:
             wanted.append(
@@ -106,12 +108,13 @@ class Autoplay:
             wanted.append(Deadline(tid, ABSENT, now + length, f"s{absent}", absent))
         return wanted
 
-    async def after(self, table: Table, *, human: bool = False) -> tuple[Deadline, ...] | None:
-        """Store what the table needs next (``human``: a person just acted) and wake the
-        dispatcher. Call it after every commit, before publishing, so the table message shows
-        the deadlines that will run. Returns the table's deadlines as stored, when known
-        without a read (None: ask the store)."""
-        wanted = self.wanted(table, human=human)
+    async def after(
+        self, table: Table, *, idle_from: datetime | None = None
+    ) -> tuple[Deadline, ...] | None:
+        """Store what the table needs next and wake the dispatcher. Call it after every commit,
+        before publishing, so the table message shows the deadlines that will run. Returns the
+        table's deadlines as stored, when known without a read (None: ask the store)."""
+        wanted = self.wanted(table, idle_from=idle_from)
         key = tuple((d.kind, d.generation) for d in wanted)
         if self._armed.get(table.id) == key:
             return self._due.get(table.id)
@@ -159,13 +162,30 @@ class Autoplay:
             except RuleViolation:
                 return
             await self._done(change)
-        elif kind in (LOBBY_IDLE_KIND, GAME_IDLE_KIND):
-            closed = await self.tables.close_idle(tid, deadline)
-            if closed is not None:
-                await self.after(closed)
-                await self.publish(closed, ())
+        elif kind == GAME_IDLE_KIND:
+            await self._idle_game(deadline)
+        elif kind == LOBBY_IDLE_KIND:
+            await self._close_idle(deadline)
         else:
             log.warning("table %s: unknown deadline kind %r", tid, kind)
+
+    async def _idle_game(self, deadline: Deadline) -> None:
+        """The game closes when no person moved for GAME_IDLE; if someone did since the
+        deadline was set, it is set again, GAME_IDLE after their last move."""
+        since = self.clock() - GAME_IDLE
+        if await self._close_idle(deadline, idle_since=since):
+            return
+        last = await self.store.last_human_move_at(deadline.table_id)
+        if last is not None and last > since:
+            await self.after(await self.tables.load(deadline.table_id), idle_from=last)
+
+    async def _close_idle(self, deadline: Deadline, idle_since: datetime | None = None) -> bool:
+        closed = await self.tables.close_idle(deadline.table_id, deadline, idle_since=idle_since)
+        if closed is None:
+            return False
+        await self.after(closed)
+        await self.publish(closed, ())
+        return True
 
     async def _done(self, change: Played | Table | None) -> None:
         if change is None:

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -500,14 +501,20 @@ class TableService:
                 log.exception("table %s: cancelled, but its stored state cannot be read", table_id)
                 return Table(record, (), None)
 
-    async def close_idle(self, table_id: int, claim: Deadline) -> Table | None:
-        """A lobby nobody touched, or a game no human played, closes without a result (no
-        rating changes); None if the deadline no longer applies."""
+    async def close_idle(
+        self, table_id: int, claim: Deadline, *, idle_since: datetime | None = None
+    ) -> Table | None:
+        """A lobby nobody touched, or a game no human played (since ``idle_since``), closes
+        without a result (no rating changes); None if the deadline no longer applies."""
         wanted = {"lobby_idle": "lobby", "game_idle": "active"}[claim.kind]
         async with self.gate, self.lock(table_id):
             record = await self.store.get_table(table_id)
             if record is None or record.status != wanted:
                 return None
+            if idle_since is not None:
+                last = await self.store.last_human_move_at(table_id)
+                if last is not None and last > idle_since:
+                    return None
             try:
                 closed = await self.store.update_table_status(
                     table_id, "cancelled", reason=claim.kind, claim=claim

@@ -379,6 +379,10 @@ class Store(Protocol):
         """Moves with ``seq > after_seq`` in order: enough to replay or audit a game."""
         ...
 
+    async def last_human_move_at(self, table_id: int) -> datetime | None:
+        """When a person last made a move at the table (None: never)."""
+        ...
+
     # --- deadlines (migration 6) ---------------------------------------------
     async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
         """Make ``wanted`` the table's deadlines in one transaction: kinds not wanted are

@@ -68,6 +68,7 @@ from bot.storage.base import (
 )
 from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
 from bot.storage.queries import (
+    LAST_HUMAN_MOVE_SQL,
     LOAD_TABLE_SQL,
     PLAYER_COLUMNS,
     PREFS_COLUMNS,
@@ -498,6 +499,13 @@ class PostgresStore:
                 table_id, after_seq,
             )
         return [MoveRecord(*r) for r in rows]
+
+    async def last_human_move_at(self, table_id: int) -> datetime | None:
+        async with self._autocommit() as conn:
+            found: datetime | None = await conn.fetchval(
+                dollar_params(LAST_HUMAN_MOVE_SQL), table_id
+            )
+        return found
 
     # --- deadlines ------------------------------------------------------------------
 

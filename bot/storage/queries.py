@@ -46,6 +46,13 @@ SEAT_WIDTH = len(SEAT_COLUMNS.split(","))
 PREFS_COLUMNS = "dm_closed, four_colour, hand_sort, locale"
 
 
+#: When a person (not a computer, not a timer) last made a move at table ?.
+LAST_HUMAN_MOVE_SQL = (
+    "SELECT created_at FROM moves WHERE table_id = ? AND actor_id IS NOT NULL "
+    "ORDER BY seq DESC LIMIT 1"
+)
+
+
 def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
     """A user's stored preferences (``PREFS_COLUMNS``), or the defaults when there is no row
     (or, in an outer join, a row of NULLs)."""

@@ -77,6 +77,7 @@ from bot.storage.migrations import (
     rollback_quietly,
 )
 from bot.storage.queries import (
+    LAST_HUMAN_MOVE_SQL,
     LOAD_TABLE_SQL,
     PLAYER_COLUMNS,
     PREFS_COLUMNS,
@@ -662,6 +663,11 @@ class SqliteStore:
             )
             for r in rows
         ]
+
+    async def last_human_move_at(self, table_id: int) -> datetime | None:
+        async with self._read() as conn:
+            row = await self._fetchone(conn, LAST_HUMAN_MOVE_SQL, (table_id,))
+        return None if row is None else _from_text(row[0])
 
     # --- deadlines ------------------------------------------------------------------
 

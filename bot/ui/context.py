@@ -52,9 +52,8 @@ class UiContext:
         """After a commit: arm what comes next (so the message shows its deadlines), then bring
         the table's messages up to date. ``interaction``: the move's, once its private answer
         is sent (the next turn's notice is then its public follow-up)."""
-        human = actor_id is not None
         if isinstance(change, Played):
-            due = await self.autoplay.after(change.table, human=human)
+            due = await self.autoplay.after(change.table)
             await self.reconciler.publish(
                 change.table,
                 events=change.events,
@@ -63,7 +62,7 @@ class UiContext:
                 deadlines=due,
             )
         else:
-            due = await self.autoplay.after(change, human=human)
+            due = await self.autoplay.after(change)
             await self.reconciler.publish(change, actor_id=actor_id, deadlines=due)
 
 

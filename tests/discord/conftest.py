@@ -16,7 +16,7 @@ import discord
 import pytest
 import simcord
 
-from bot.app import RummyBot
+from bot.app import BOT_CLOCK, RummyBot
 from bot.config import Settings
 from bot.services.tables import Table
 from bot.storage import make_store
@@ -56,7 +56,7 @@ def make_bot(
         # each; the end-to-end tests run the real command, which draws in processes.
         drawing_processes=0,
     )
-    bot = RummyBot(settings, make_store(settings.database_target))
+    bot = RummyBot(settings, make_store(settings.database_target, clock=BOT_CLOCK))
     bot.tables._seed_source = lambda: seed
     return bot
 

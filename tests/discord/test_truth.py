@@ -293,16 +293,14 @@ async def test_a_typed_discard_reads_once_and_commits_once(
         monkeypatch.setattr(store, name, counted)
     await alice.slash(world.channel, "rummy discard", card="3c")
     # One read for the table, its seats and the players' preferences; the channel's table and
-    # what each message shows are known from before. Then the move's commit, the new
-    # turn's deadlines (armed before publishing, so the table shows them: arming returns them
-    # as stored) and what the messages show now, the new turn notice included (a follow-up of
-    # the discard's interaction: no fsync, a lost reference is found again in the channel).
-    # The dispatcher, woken by the new deadlines, looks for the nearest one in its own task.
+    # what each message shows are known from before. Then the move's commit and what the
+    # messages show now, the new turn notice included (a follow-up of the discard's
+    # interaction: no fsync, a lost reference is found again in the channel). No deadline is
+    # written: the table has no turn timer, and the idle game's deadline moves only when due.
     move_path = [c for c in calls if c != "next_deadlines"]
     assert move_path == [
         "load_table",
         "commit_move",
-        "arm_deadlines",
         "mark_published",
     ], calls
 

@@ -246,6 +246,25 @@ async def test_a_game_without_human_action_for_24_hours_ends_unrated(world: Worl
     assert "No one played for 24 hours" in table_message(world).content
 
 
+async def test_a_game_closes_24_hours_after_the_last_human_move_not_before(
+    world: World,
+) -> None:
+    await world.open_table("r51", "1v1", 2, turn_timer="off")
+    await world.env.advance_time(20 * 3600)
+    await finish_turn_by_hand(world, random.Random(5))  # a move 20 hours in
+    first_idle = (await world.bot.store.get_deadlines(world.table_id))[0]
+    await world.env.advance_time(5 * 3600)  # the first 24 hours have run out
+    kept = await world.table()
+    assert kept.record.status == "active", "a person played 5 hours ago"
+    [idle] = await world.bot.store.get_deadlines(world.table_id)
+    assert idle.due_at > first_idle.due_at and not idle.fired
+    await world.env.advance_time(19 * 3600 - 60)
+    assert (await world.table()).record.status == "active"
+    await world.env.advance_time(61)  # 24 hours after that move
+    ended = await world.table()
+    assert ended.record.status == "cancelled" and ended.record.closed_reason == "game_idle"
+
+
 async def test_a_deadline_that_passed_during_a_restart_fires_once(
     world: World, db_path: Path
 ) -> None:
