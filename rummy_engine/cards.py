@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rummy_engine.errors import CardNotAvailable, NotationError
 
@@ -141,6 +141,12 @@ class Card:
     rank: int
     suit: Suit | None
     copy: int = 0
+    #: A stable identity for JSON: the face text and the copy, e.g. ``7h.1``. Kept on the card
+    #: (not a property): every snapshot names all the cards of the game.
+    key: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", _card_key(self.rank, self.suit, self.copy))
 
     @property
     def face(self) -> Face:
@@ -157,11 +163,6 @@ class Card:
     @property
     def pretty(self) -> str:
         return _face_name(self.rank, self.suit, True)
-
-    @property
-    def key(self) -> str:
-        """A stable identity for JSON: the face text and the copy, e.g. ``7h.1``."""
-        return _card_key(self.rank, self.suit, self.copy)
 
     @classmethod
     def from_key(cls, key: str) -> Card:
