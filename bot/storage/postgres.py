@@ -73,13 +73,12 @@ from bot.storage.queries import (
     PLAYER_COLUMNS,
     PREFS_COLUMNS,
     SEAT_COLUMNS,
-    SEAT_WIDTH,
     STATS_COLUMNS,
     TABLE_COLUMNS,
-    TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
+    loaded_table,
     prefs_from_row,
     sort_spec,
     stats_keys,
@@ -399,14 +398,9 @@ class PostgresStore:
             rows = await conn.fetch(dollar_params(LOAD_TABLE_SQL), table_id)
         if not rows:
             return None
-        seated = [tuple(row)[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
-        seats = tuple(SeatRecord(*r[:SEAT_WIDTH]) for r in seated)
-        prefs = {
-            s.user_id: prefs_from_row(s.user_id, r[SEAT_WIDTH:])
-            for s, r in zip(seats, seated, strict=True)
-            if s.user_id is not None
-        }
-        return LoadedTable(_table_from_row(rows[0]), seats, prefs)
+        return loaded_table(
+            _table_from_row(rows[0]), [tuple(row) for row in rows], lambda r: SeatRecord(*r)
+        )
 
     @staticmethod
     async def _seats(conn: asyncpg.Connection, table_id: int) -> list[SeatRecord]:

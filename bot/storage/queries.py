@@ -8,7 +8,7 @@ once. Conditions use ``?`` placeholders; the PostgreSQL store numbers them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -19,10 +19,13 @@ from bot.storage.base import (
     GamePlayerRecord,
     GameRecord,
     LeaderboardSort,
+    LoadedTable,
     PlayerPrefs,
     PlayerStats,
     RatingKey,
+    SeatRecord,
     SkillRating,
+    TableRecord,
     TableStatus,
 )
 
@@ -59,6 +62,24 @@ def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
     if row is None or row[0] is None:
         return PlayerPrefs(user_id=user_id)
     return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3])
+
+
+def loaded_table(
+    record: TableRecord,
+    rows: Sequence[Sequence[Any]],
+    seat_from_row: Callable[[Sequence[Any]], SeatRecord],
+) -> LoadedTable:
+    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``, read by
+    the store's own ``seat_from_row``) and its player's preferences; a seatless table has one
+    row of NULL seat columns."""
+    seated = [row[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
+    seats = tuple(seat_from_row(r[:SEAT_WIDTH]) for r in seated)
+    prefs = {
+        seat.user_id: prefs_from_row(seat.user_id, r[SEAT_WIDTH:])
+        for seat, r in zip(seats, seated, strict=True)
+        if seat.user_id is not None
+    }
+    return LoadedTable(record, seats, prefs)
 
 
 def qualified(columns: str, alias: str) -> str:

@@ -82,15 +82,14 @@ from bot.storage.queries import (
     PLAYER_COLUMNS,
     PREFS_COLUMNS,
     SEAT_COLUMNS,
-    SEAT_WIDTH,
     STATS_COLUMNS,
     TABLE_COLUMNS,
     TABLE_WIDTH,
     ahead_conditions,
     check_status,
     display,
+    loaded_table,
     prefs_from_row,
-    qualified,
     sort_spec,
     stats_keys,
     stats_rows,
@@ -100,8 +99,6 @@ Synchronous = Literal["FULL", "NORMAL", "EXTRA"]
 Row = tuple[Any, ...]
 T = TypeVar("T")
 
-_TABLE_COLUMNS_T = qualified(TABLE_COLUMNS, "t")
-_SEAT_COLUMNS_S = qualified(SEAT_COLUMNS, "s")
 
 #: The first bytes of every SQLite 3 database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -542,14 +539,7 @@ class SqliteStore:
             rows = await self._fetchall(conn, LOAD_TABLE_SQL, (table_id,))
         if not rows:
             return None
-        seated = [r[TABLE_WIDTH:] for r in rows if r[TABLE_WIDTH] is not None]
-        seats = tuple(_seat_from_row(r) for r in seated)
-        prefs = {
-            s.user_id: prefs_from_row(s.user_id, r[SEAT_WIDTH:])
-            for s, r in zip(seats, seated, strict=True)
-            if s.user_id is not None
-        }
-        return LoadedTable(_table_from_row(rows[0][:TABLE_WIDTH]), seats, prefs)
+        return loaded_table(_table_from_row(rows[0][:TABLE_WIDTH]), rows, _seat_from_row)
 
     async def _seats(self, conn: aiosqlite.Connection, table_id: int) -> list[SeatRecord]:
         rows = await self._fetchall(
