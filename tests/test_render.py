@@ -44,7 +44,7 @@ from bot.render.drawing import ProcessDrawer, ThreadDrawer, _portable
 from bot.render.encode import Rows, adler32_combine, load_palette
 from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
-from bot.render.indexed import KeptRows
+from bot.render.indexed import kept_rows
 from bot.render.layout import layout_hand, order_hand, row_breaks, shown_width
 from bot.render.renderer import Scene
 from bot.render.scene import (
@@ -52,6 +52,7 @@ from bot.render.scene import (
     ROUND_END_LABELS,
     TABLE_LABELS,
     RoundEndScene,
+    SeatInfo,
     labels_from,
 )
 from bot.render.table import TIERS, _choose_tier
@@ -321,7 +322,7 @@ def test_a_table_keeps_its_header_and_melds_bands_and_joins_them(renderer: Rende
 
 
 def test_kept_bands_stay_under_their_byte_limit() -> None:
-    kept = KeptRows(limit=250)
+    kept = kept_rows(limit=250)
     for key in range(5):
         kept.keep(key, Rows(bytes(100), 1, 0, 1, 1))
     assert len(kept) == 2 and kept.get(0) is None and kept.get(4) is not None
@@ -378,6 +379,50 @@ def test_a_hand_composed_in_palette_indexes_is_the_rgb_hand_mapped(
     decoded.load()
     assert decoded.size == expected.size
     assert decoded.tobytes() == expected.tobytes()
+
+
+NAMES = ("Alice", "Bob", "Chloé", "Dan", "Zoë the very long named player of cards", "李")
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> TableScene:
+    """Any piles and seats: two to six seats, any of them to play and opened, any discard
+    pile (or none, or no stock), either colour scheme, in English or French (longer labels)."""
+    count = draw(st.integers(2, 6))
+    turn = draw(st.integers(0, count - 1))
+    seats = tuple(
+        SeatInfo(draw(st.sampled_from(NAMES)), i % 2, draw(st.booleans()), i == turn)
+        for i in range(count)
+    )
+    base = examples.table(0)
+    scene = dataclasses.replace(
+        base,
+        seats=seats,
+        discard_top=draw(st.none() | st.sampled_from(DECK)),
+        discard_count=draw(st.integers(1, 104)),
+        stock_empty=draw(st.booleans()),
+        four_colour=draw(st.booleans()),
+    )
+    if draw(st.booleans()):
+        return dataclasses.replace(scene, labels=labels_from(TABLE_LABELS, _french))
+    return scene
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(scene=tables())
+def test_a_table_composed_from_pieces_is_the_rgb_table_mapped(
+    scene: TableScene, renderer: Renderer
+) -> None:
+    """The piles and the seat list are drawn apart (the seat list kept between turns) and
+    joined in palette indexes; the picture must be exactly the RGB table mapped."""
+    expected = renderer.image(scene).quantize(palette=renderer.palette(), dither=Image.Dither.NONE)
+    for _ in range(2):  # drawn, then from the kept seat list
+        decoded = Image.open(io.BytesIO(renderer.render(scene)))
+        decoded.load()
+        assert decoded.size == expected.size
+        assert decoded.tobytes() == expected.tobytes()
 
 
 def test_rendering_is_deterministic(renderer: Renderer) -> None:

@@ -13,6 +13,7 @@ for tests and the palette's calibration) and straight into palette indexes (see
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -43,6 +44,8 @@ EMPTY_H = 70
 
 
 Ink = RGB | int  # a colour on an RGB canvas, a palette index on an indexed one
+#: Text rasterised: a FreeType coverage mask and its offset from where the text is placed.
+Rasterise = Callable[[], tuple[Any, tuple[int, int]]]
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,11 @@ class _Painter(Protocol):
 
     def card(self, placed: _Placed) -> None: ...
 
-    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
-        """A FreeType coverage ``mask`` with its top left at ``xy``, on felt (``key`` names a
-        label drawn again and again)."""
+    def write(
+        self, rasterise: Rasterise, xy: tuple[int, int], colour: RGB, key: Hashable, kept: bool
+    ) -> None:
+        """Text on felt: ``rasterise`` gives its FreeType coverage mask and the mask's offset
+        from ``xy``; ``key`` names it; ``kept``: a label drawn again and again."""
 
 
 def render_hand_image(scene: HandScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
@@ -170,13 +175,16 @@ def _write(
     kept: bool = False,
 ) -> None:
     """``draw.text`` at whole-pixel ``xy``, through the painter. ``kept``: a label drawn again
-    and again (the numbers), kept rendered and as a piece; titles are not, as they name each
-    player and their card count (at 300 tables they filled the kept renderings, 18 MB)."""
-    if kept:
-        mask, (dx, dy) = fonts.mask(px, text, anchor, (0.0, 0.0))
-    else:
-        mask, (dx, dy) = fonts.get(px).getmask2(text, "L", anchor=anchor)
-    painter.write(mask, (xy[0] + dx, xy[1] + dy), colour, (px, text, colour) if kept else None)
+    and again (the numbers), kept rendered; a title (each player's name and card count) is
+    rasterised when a painter needs it, which the indexed one rarely does (see
+    :meth:`_IndexedPainter.write`)."""
+
+    def rasterise() -> tuple[Any, tuple[int, int]]:
+        if kept:
+            return fonts.mask(px, text, anchor, (0.0, 0.0))
+        return fonts.get(px).getmask2(text, "L", anchor=anchor)
+
+    painter.write(rasterise, xy, colour, (px, text, anchor, colour), kept)
 
 
 class _RgbPainter:
@@ -192,8 +200,11 @@ class _RgbPainter:
         sprite = self.sprites.face(placed.card, HAND, self.four_colour, placed.shown)
         paste(self.image, sprite, (placed.x, placed.y))
 
-    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
-        self.draw.draw.draw_bitmap(xy, mask, self.draw.draw.draw_ink(colour))
+    def write(
+        self, rasterise: Rasterise, xy: tuple[int, int], colour: RGB, key: Hashable, kept: bool
+    ) -> None:
+        mask, (dx, dy) = rasterise()
+        self.draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, self.draw.draw.draw_ink(colour))
 
 
 class _IndexedPainter:
@@ -283,14 +294,29 @@ class _IndexedPainter:
         painter.card(_Placed(placed.card, *moved(placed.x, placed.y), placed.shown, None, False))
         return painter.image
 
-    def write(self, mask: Any, xy: tuple[int, int], colour: RGB, key: object = None) -> None:
-        def make() -> Image.Image:
-            painter = _RgbPainter(mask.size, self.sprites, self.four_colour)
-            painter.write(mask, (0, 0), colour)
-            return painter.image
+    def write(
+        self, rasterise: Rasterise, xy: tuple[int, int], colour: RGB, key: Hashable, kept: bool
+    ) -> None:
+        """A label is a piece kept with the others; a title is kept by bytes (see
+        :meth:`Tiles.large`), so a player's next hand with the same card count neither
+        rasterises nor maps it again."""
+        if kept:
+            mask, (dx, dy) = rasterise()
+            tile = self.tiles.tile(("text", key), lambda: self._on_felt(mask, colour))
+            put(self.image, tile, (xy[0] + dx, xy[1] + dy))
+            return
 
-        tile = self.tiles.indexed(make()) if key is None else self.tiles.tile(("text", key), make)
-        put(self.image, tile, xy)
+        def make() -> tuple[Image.Image, tuple[int, int]]:
+            mask, offset = rasterise()
+            return self._on_felt(mask, colour), offset
+
+        tile, (dx, dy) = self.tiles.large(("title", key), make)
+        put(self.image, tile, (xy[0] + dx, xy[1] + dy))
+
+    def _on_felt(self, mask: Any, colour: RGB) -> Image.Image:
+        painter = _RgbPainter(mask.size, self.sprites, self.four_colour)
+        painter.draw.draw.draw_bitmap((0, 0), mask, painter.draw.draw.draw_ink(colour))
+        return painter.image
 
 
 #: The side of the square at each corner of a card where its rounded edge is not opaque (its

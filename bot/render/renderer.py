@@ -35,7 +35,7 @@ from .encode import (
 )
 from .fonts import Fonts
 from .hand import render_hand_image, render_hand_indexed
-from .indexed import KeptRows, Tiles
+from .indexed import Tiles, kept_rows
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
@@ -43,7 +43,7 @@ from .table import (
     HeaderPart,
     MeldsPart,
     render_header_band,
-    render_info_band,
+    render_info_indexed,
     render_melds_band,
     render_table_image,
 )
@@ -70,7 +70,7 @@ class Renderer:
         self._lock = threading.Lock()
         self._palette: Image.Image | None = None
         self._tiles: Tiles | None = None
-        self._bands = KeptRows()
+        self._bands = kept_rows()
         self.workers = ThreadPoolExecutor(
             max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="render"
         )
@@ -127,12 +127,12 @@ class Renderer:
     def _table(self, scene: TableScene, palette: Image.Image) -> bytes:
         """Three bands: the header and the melds kept deflated by what they show (a turn
         changes neither, and a game of two has two headers a round), the piles and seats
-        drawn each time."""
+        drawn each time (the seat list is a kept piece)."""
         header, melds = HeaderPart.of(scene), MeldsPart.of(scene)
         with self._lock:
             tiles = self._tiles_of(palette)
             kept_header, kept_melds = self._bands.get(header), self._bands.get(melds)
-            info = tiles.indexed(render_info_band(scene, self.fonts, self.sprites))
+            info = render_info_indexed(scene, self.fonts, self.sprites, tiles)
             new_header = None
             if kept_header is None:
                 new_header = tiles.indexed(render_header_band(header, self.fonts))
@@ -161,7 +161,7 @@ class Renderer:
     def forget_bands(self) -> None:
         """Drop the kept table bands (the benchmark times a table drawn whole)."""
         with self._lock:
-            self._bands = KeptRows()
+            self._bands = kept_rows()
 
     def _tiles_of(self, palette: Image.Image) -> Tiles:
         if self._tiles is None:

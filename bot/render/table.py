@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from rummy_engine.cards import Face
 
 from .fonts import Fonts
+from .indexed import Tiles, put
 from .layout import fan_width, flow, shown_width
 from .paint import (
     badge,
@@ -32,7 +33,7 @@ from .paint import (
     stands_for_label,
     text_width,
 )
-from .scene import TABLE_LABELS, SideScore, TableMeld, TableScene, label
+from .scene import TABLE_LABELS, SeatInfo, SideScore, TableMeld, TableScene, label
 from .sprites import CardSprites
 from .theme import (
     CARD_EDGE,
@@ -40,6 +41,7 @@ from .theme import (
     FELT_DARK,
     FELT_LINE,
     GOLD,
+    RGB,
     SLOT,
     TABLE_L,
     TABLE_M,
@@ -118,6 +120,23 @@ class HeaderPart:
 HEADER_LABELS = ("round", "turn", "score")
 
 
+@dataclass(frozen=True)
+class SeatsPart:
+    """All the seat list draws from, and so its cache key: it changes with the turn."""
+
+    seats: tuple[SeatInfo, ...]
+    side_colours: tuple[int, ...]
+    opened: str
+
+    @classmethod
+    def of(cls, scene: TableScene) -> SeatsPart:
+        return cls(
+            scene.seats,
+            tuple(side.colour_index for side in scene.sides),
+            label(scene.labels, TABLE_LABELS, "opened"),
+        )
+
+
 def render_table_image(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
     """Compose the table (RGB): the header band, the piles and seats, the melds band."""
     bands = (
@@ -143,14 +162,47 @@ def render_header_band(part: HeaderPart, fonts: Fonts) -> Image.Image:
 
 def render_info_band(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:
     """Piles and seats, down to the line above the melds (RGB)."""
-    piles_h = TABLE_L.height + 40
-    seats_h = max(len(scene.seats), 1) * 30 + 8
-    canvas = Image.new("RGB", (WIDTH, max(piles_h, seats_h) + 16), FELT)
+    canvas = Image.new("RGB", (WIDTH, info_height(scene)), FELT)
     draw = ImageDraw.Draw(canvas)
     _draw_piles(canvas, draw, scene, fonts, sprites, 0)
-    _draw_seats(draw, scene, fonts, 0)
-    y = canvas.height
-    draw.line((MARGIN, y - 8, WIDTH - MARGIN, y - 8), fill=FELT_LINE, width=2)
+    _draw_seats(draw, SeatsPart.of(scene), fonts, 0)
+    _info_line(draw, canvas.height, FELT_LINE)
+    return canvas
+
+
+def render_info_indexed(
+    scene: TableScene, fonts: Fonts, sprites: CardSprites, tiles: Tiles
+) -> Image.Image:
+    """The same band in the palette of ``tiles`` ('P'), from two pieces that meet at
+    ``SEATS_LEFT``: the piles, drawn each time, and the seat list, kept (it changes with the
+    turn only). Mapping the whole band was two thirds of a table's drawing."""
+    canvas = tiles.canvas((WIDTH, info_height(scene)), FELT)
+    piles = Image.new("RGB", (SEATS_LEFT, PILES_H), FELT)
+    _draw_piles(piles, ImageDraw.Draw(piles), scene, fonts, sprites, 0)
+    put(canvas, tiles.indexed(piles), (0, 0))
+    part = SeatsPart.of(scene)
+    seat_list, at = tiles.large(part, lambda: (_render_seats(part, fonts), (SEATS_LEFT, 0)))
+    put(canvas, seat_list, at)
+    _info_line(ImageDraw.Draw(canvas), canvas.height, tiles.index(FELT_LINE))
+    return canvas
+
+
+def info_height(scene: TableScene) -> int:
+    return max(PILES_H, _seats_height(len(scene.seats))) + 16
+
+
+def _seats_height(seats: int) -> int:
+    return max(seats, 1) * 30 + 8
+
+
+def _info_line(draw: ImageDraw.ImageDraw, height: int, ink: RGB | int) -> None:
+    draw.line((MARGIN, height - 8, WIDTH - MARGIN, height - 8), fill=ink, width=2)
+
+
+def _render_seats(part: SeatsPart, fonts: Fonts) -> Image.Image:
+    """The seat list alone, from ``SEATS_LEFT`` to the right edge (RGB)."""
+    canvas = Image.new("RGB", (WIDTH - SEATS_LEFT, _seats_height(len(part.seats))), FELT)
+    _draw_seats(ImageDraw.Draw(canvas), part, fonts, 0, left=SEATS_LEFT)
     return canvas
 
 
@@ -377,34 +429,43 @@ def _draw_piles(
 SEATS_X = MARGIN + 2 * TABLE_L.width + 80
 #: The least space between the pile labels, and between the discard label and the seats.
 PILE_LABEL_GAP = 6
+#: Where the seat list's drawing starts (the pill of whose turn it is): the pile labels stop
+#: there, so the piles and the seats are two pieces side by side.
+SEATS_LEFT = SEATS_X - PILE_LABEL_GAP
+#: The piles with their labels.
+PILES_H = TABLE_L.height + 40
 
 
-def _draw_seats(draw: ImageDraw.ImageDraw, scene: TableScene, fonts: Fonts, y: int) -> None:
-    """One line per seat: side colour, name, opened; gold for whose turn."""
+def _draw_seats(
+    draw: ImageDraw.ImageDraw, part: SeatsPart, fonts: Fonts, y: int, *, left: int = 0
+) -> None:
+    """One line per seat: side colour, name, opened; gold for whose turn. ``left``: where the
+    canvas starts in the band (whole pixels, so every glyph falls on the same pixels)."""
     font = fonts.get(SEAT_PX)
     small = fonts.get(16)
-    right = WIDTH - MARGIN
-    opened = label(scene.labels, TABLE_LABELS, "opened")
+    right = WIDTH - MARGIN - left
+    seats_x = SEATS_X - left
+    opened = part.opened
     opened_w = text_width(small, opened) + 16
-    side_colours = [side.colour_index for side in scene.sides]
-    for seat in scene.seats:
+    side_colours = list(part.side_colours)
+    for seat in part.seats:
         colour = team_colour(_side_colour(side_colours, seat.side_index))
         cy = y + 14
         if seat.is_turn:
-            pill(draw, (SEATS_X - 6, y, right, y + 28), FELT_DARK, GOLD, 2)
-            marker_x = SEATS_X + 8
+            pill(draw, (seats_x - 6, y, right, y + 28), FELT_DARK, GOLD, 2)
+            marker_x = seats_x + 8
             draw.polygon(
                 [(marker_x - 5, cy - 7), (marker_x - 5, cy + 7), (marker_x + 6, cy)], fill=GOLD
             )
         else:
-            draw.ellipse((SEATS_X + 2, cy - 6, SEATS_X + 14, cy + 6), fill=colour)
+            draw.ellipse((seats_x + 2, cy - 6, seats_x + 14, cy + 6), fill=colour)
         name_right = right - 10
         if seat.opened:
             ox = right - 10 - opened_w
             pill(draw, (ox, cy - 10, ox + opened_w - 4, cy + 10), FELT_LINE)
             label_text(draw, fonts, 16, (ox + (opened_w - 4) // 2, cy + 1), opened, TEXT, "mm")
             name_right = ox - 8
-        name_x = SEATS_X + 22
+        name_x = seats_x + 22
         name = fit(font, seat.name, name_right - name_x)
         label_text(
             draw, fonts, SEAT_PX, (name_x, cy + 1), name, GOLD if seat.is_turn else TEXT, "lm"
