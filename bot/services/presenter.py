@@ -159,7 +159,7 @@ def _seated(seat: SeatRecord, locale: str) -> str:
 
 def public_view(table: Table) -> PlayerView:
     """The spectator's view: what a public message may show (no hand)."""
-    return player_view(table.require_game(), None)
+    return table.view(None)
 
 
 def _scores_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
@@ -375,7 +375,7 @@ def hand_text(
 ) -> str:
     """A hand as text; ``turn`` adds what the player has to do now (the private reply says it,
     the hand DM does not: a DM changes only when its hand does, never for whose turn it is)."""
-    view = player_view(table.require_game(), seat)
+    view = table.view(seat)
     lines = [
         t(
             "hand.title",
@@ -408,7 +408,7 @@ def hand_scene(
     four_colour: bool = False,
     groups: tuple[tuple[Card, ...], ...] | None = None,
 ) -> render.HandScene:
-    view = player_view(table.require_game(), seat)
+    view = table.view(seat)
     return render.HandScene(
         cards=view.hand,
         drawn=view.drawn,

@@ -49,12 +49,14 @@ from rummy_engine import (
     Game,
     Options,
     Phase,
+    PlayerView,
     Resign,
     Rules,
     RuleViolation,
     StartRound,
     Variant,
     action_to_json,
+    player_view,
     replay,
 )
 from rummy_engine.ai import Strength
@@ -78,6 +80,9 @@ class Table:
     seats: tuple[SeatRecord, ...]
     game: Game | None
     prefs: Mapping[int, PlayerPrefs] = field(default_factory=dict)
+    _views: dict[int | None, PlayerView] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     @property
     def id(self) -> int:
@@ -134,6 +139,15 @@ class Table:
 
     def is_computer(self, seat: int) -> bool:
         return any(s.is_computer for s in self.seats if s.seat == seat)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """The game as ``seat`` sees it (None: a spectator), built once per table: a move's
+        messages read it four times. A table's game does not change once it is read (a move
+        is applied to the game of the table it replaces, before anything reads it)."""
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = player_view(self.require_game(), seat)
+        return found
 
     def require_game(self) -> Game:
         if self.game is None:

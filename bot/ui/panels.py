@@ -4,6 +4,7 @@ the lobby's settings menus. Pure functions of a table; clicks are routed by :mod
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import discord
@@ -77,8 +78,17 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
     game = table.game
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
-    tid, turn = table.id, game.turn
-    if game.phase is Phase.ROUND_OVER:
+    top = game.discard[-1] if game.discard else None
+    return _table_buttons(table.id, game.turn, game.phase, top, table.absent_seat(), locale)
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_buttons(
+    tid: int, turn: int, phase: Phase, top: Card | None, absent: int | None, locale: str
+) -> discord.ui.View:
+    """Built once per state of a table: a view that only describes components (stopped, see
+    :func:`component_view`) may serve every message and every draft of that state."""
+    if phase is Phase.ROUND_OVER:
         return component_view(
             TableButton(
                 tid,
@@ -88,8 +98,7 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
                 style=discord.ButtonStyle.success,
             )
         )
-    top = game.discard[-1] if game.discard else None
-    drawing = game.phase is Phase.DRAW
+    drawing = phase is Phase.DRAW
     take = t("button.take", locale, card=top.pretty) if top else t("button.take_empty", locale)
     return component_view(
         TableButton(
@@ -99,16 +108,15 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
         TableButton(
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
-        *absent_buttons(table, locale),
+        *_absent_buttons(tid, absent, locale),
     )
 
 
-def absent_buttons(table: Table, locale: str) -> list[TableButton]:
+def _absent_buttons(tid: int, seat: int | None, locale: str) -> list[TableButton]:
     """The host's choice about a player who let the timer run out too often (second row)."""
-    seat = table.absent_seat()
     if seat is None:
         return []
-    tid, arg = table.id, str(seat)
+    arg = str(seat)
     return [
         TableButton(
             tid, 0, Action.ABSENT_REPLACE, t("button.absent_replace", locale), arg=arg, row=1

@@ -29,7 +29,7 @@ from bot.ui.interaction import (
 from bot.ui.messages import hand_draft
 from bot.ui.panels import arrangement_select, end_select, panel_view
 from bot.ui.widgets import TableSelect
-from rummy_engine import Face, Phase, Rules, Variant, player_view
+from rummy_engine import Face, Phase, Rules, Variant
 from rummy_engine.cards import take_matching
 from rummy_engine.melds import Meld, can_extend, swap_target
 
@@ -147,7 +147,7 @@ class PlayHandlers:
             content += "\n" + t("hand.selected", locale, cards=" ".join(f.pretty for f in chosen))
         if note:
             content += "\n" + note
-        hand = player_view(table.require_game(), seat).hand
+        hand = table.view(seat).hand
         targets = _targets(table, seat, chosen)
         view = panel_view(table, seat, hand, chosen, locale, question=question, **targets)
         file = await draft.file(self.ui.reconciler.pictures)
