@@ -16,12 +16,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
+from discord.enums import InteractionResponseType
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.text import normalise
 from bot.text.safe import fit
 
 #: Private answers never ping anyone: a player is not notified about their own action.
 NO_PINGS = discord.AllowedMentions.none()
+EPHEMERAL = discord.MessageFlags(ephemeral=True)
 
 
 #: A move's answer not sent by then (seconds after Discord created the interaction) is
@@ -80,9 +83,38 @@ async def reply(interaction: discord.Interaction, content: str, **fields: Any) -
                 content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
             )
         else:
-            await interaction.response.send_message(
-                content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
-            )
+            await _respond_privately(interaction, content, **fields)
+
+
+async def _respond_privately(interaction: discord.Interaction, content: str, **fields: Any) -> None:
+    """``interaction.response.send_message(content, ephemeral=True, ...)``, without making
+    Discord's answer a message object: nothing reads it, and parsing it (a panel's every
+    select option) was a tenth of the bot's own work per move. Through the same webhook
+    adapter discord.py uses; a view still running (discord.py keeps it) goes its way."""
+    view = fields.get("view")
+    if view is not None and not view.is_finished():
+        await interaction.response.send_message(
+            content, ephemeral=True, allowed_mentions=NO_PINGS, **fields
+        )
+        return
+    params = interaction_message_response_params(
+        type=InteractionResponseType.channel_message.value,
+        content=content,
+        flags=EPHEMERAL,
+        allowed_mentions=NO_PINGS,
+        previous_allowed_mentions=interaction.client.allowed_mentions,
+        **fields,
+    )
+    http = interaction.client.http
+    await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=params,
+    )
+    interaction.response._response_type = InteractionResponseType.channel_message
 
 
 async def edit_panel(interaction: discord.Interaction, content: str, **fields: Any) -> None:
