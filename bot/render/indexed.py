@@ -23,9 +23,10 @@ from .theme import RGB
 T = TypeVar("T")
 
 #: Large pieces kept, in palette pixels (a byte each): a seat list of two is ~35 KB, a title
-#: ~10 KB, so the tables of a busy spell in each of their turn states; past that a piece is
-#: drawn again, as before it was kept.
-LARGE_KEPT_BYTES = 4 * 1024 * 1024
+#: ~10 KB, so some twenty busy tables in each of their turn states; past that a piece is drawn
+#: again, as before it was kept (at 300 tables a bigger store held more memory than the
+#: budget allows, for few hits).
+LARGE_KEPT_BYTES = 1536 * 1024
 #: Pieces kept: card bodies (~10-20 KB, a few hundred at most) and corners and numbers (~1 KB
 #: each with Pillow's own), so the cache stays under ~15 MB; it starts again when full.
 TILES_KEPT = 4096

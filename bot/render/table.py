@@ -89,12 +89,8 @@ class MeldsPart:
 
     @classmethod
     def of(cls, scene: TableScene) -> MeldsPart:
-        return cls(
-            scene.melds,
-            tuple(side.colour_index for side in scene.sides),
-            scene.four_colour,
-            label(scene.labels, TABLE_LABELS, "no_melds"),
-        )
+        no_melds = label(scene.labels, TABLE_LABELS, "no_melds")
+        return cls(scene.melds, _side_colours(scene), scene.four_colour, no_melds)
 
 
 @dataclass(frozen=True)
@@ -130,11 +126,11 @@ class SeatsPart:
 
     @classmethod
     def of(cls, scene: TableScene) -> SeatsPart:
-        return cls(
-            scene.seats,
-            tuple(side.colour_index for side in scene.sides),
-            label(scene.labels, TABLE_LABELS, "opened"),
-        )
+        return cls(scene.seats, _side_colours(scene), label(scene.labels, TABLE_LABELS, "opened"))
+
+
+def _side_colours(scene: TableScene) -> tuple[int, ...]:
+    return tuple(side.colour_index for side in scene.sides)
 
 
 def render_table_image(scene: TableScene, fonts: Fonts, sprites: CardSprites) -> Image.Image:

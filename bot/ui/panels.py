@@ -4,7 +4,6 @@ the lobby's settings menus. Pure functions of a table; clicks are routed by :mod
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import discord
@@ -78,17 +77,8 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
     game = table.game
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
-    top = game.discard[-1] if game.discard else None
-    return _table_buttons(table.id, game.turn, game.phase, top, table.absent_seat(), locale)
-
-
-@functools.lru_cache(maxsize=1024)
-def _table_buttons(
-    tid: int, turn: int, phase: Phase, top: Card | None, absent: int | None, locale: str
-) -> discord.ui.View:
-    """Built once per state of a table: a view that only describes components (stopped, see
-    :func:`component_view`) may serve every message and every draft of that state."""
-    if phase is Phase.ROUND_OVER:
+    tid, turn = table.id, game.turn
+    if game.phase is Phase.ROUND_OVER:
         return component_view(
             TableButton(
                 tid,
@@ -98,7 +88,8 @@ def _table_buttons(
                 style=discord.ButtonStyle.success,
             )
         )
-    drawing = phase is Phase.DRAW
+    top = game.discard[-1] if game.discard else None
+    drawing = game.phase is Phase.DRAW
     take = t("button.take", locale, card=top.pretty) if top else t("button.take_empty", locale)
     return component_view(
         TableButton(
@@ -108,15 +99,16 @@ def _table_buttons(
         TableButton(
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
-        *_absent_buttons(tid, absent, locale),
+        *absent_buttons(table, locale),
     )
 
 
-def _absent_buttons(tid: int, seat: int | None, locale: str) -> list[TableButton]:
+def absent_buttons(table: Table, locale: str) -> list[TableButton]:
     """The host's choice about a player who let the timer run out too often (second row)."""
+    seat = table.absent_seat()
     if seat is None:
         return []
-    arg = str(seat)
+    tid, arg = table.id, str(seat)
     return [
         TableButton(
             tid, 0, Action.ABSENT_REPLACE, t("button.absent_replace", locale), arg=arg, row=1
