@@ -35,6 +35,7 @@ from bot.storage import (
 from bot.storage.migrations import apply_migrations, get_user_version
 from bot.storage.pg_migrations import PG_MIGRATIONS, apply_pg_migrations, get_schema_version
 from bot.storage.postgres import PostgresStore
+from bot.storage.sqlite import unless_busy
 
 #: What a refused constraint raises, per driver.
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
@@ -453,6 +454,25 @@ async def test_loading_a_table_reads_its_seats_and_their_players_preferences(
     assert loaded.seats == tuple(await store.get_seats(table.id))
     assert loaded.prefs == {100: PlayerPrefs(user_id=100), 200: picky}
     assert await store.load_table(table.id + 1) is None
+
+
+def test_a_read_that_finds_the_file_locked_gives_way_instead_of_waiting(tmp_path: Path) -> None:
+    """A move's load reads on the event loop's own connection, which must never wait for a
+    lock (that would stop the loop): a locked file makes it give way (the load then goes
+    through the database thread, which waits its turn), and any other error still raises."""
+    path = tmp_path / "locked.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    reader = sqlite3.connect(path, isolation_level=None)
+    reader.execute("PRAGMA busy_timeout = 0")
+    holder.execute("BEGIN EXCLUSIVE")
+    assert unless_busy(lambda: reader.execute("SELECT x FROM t").fetchall()) == (False, None)
+    holder.execute("COMMIT")
+    assert unless_busy(lambda: reader.execute("SELECT x FROM t").fetchall()) == (True, [])
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        unless_busy(lambda: reader.execute("SELECT x FROM missing").fetchall())
+    holder.close()
+    reader.close()
 
 
 # --- messages, settings, preferences, stats, meta ---------------------------------------

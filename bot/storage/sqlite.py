@@ -104,6 +104,18 @@ T = TypeVar("T")
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def unless_busy(attempt: Callable[[], T]) -> tuple[bool, T | None]:
+    """``(True, attempt())``, or ``(False, None)`` when the database was busy (a rare moment
+    for a WAL reader: another connection recovering the log): the caller then reads through
+    the database thread, which waits its turn."""
+    try:
+        return True, attempt()
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise
+        return False, None
+
+
 def check_database_file(path: Path) -> None:
     """Refuse an existing file that is not a SQLite database (an empty one included).
 
@@ -237,6 +249,8 @@ class SqliteStore:
         self._synchronous = synchronous
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._conn: aiosqlite.Connection | None = None
+        #: A second connection, read on the event loop's own thread (see :meth:`load_table`).
+        self._loop_conn: sqlite3.Connection | None = None
         self._access = Access()
 
     # --- lifecycle -------------------------------------------------------------
@@ -260,6 +274,7 @@ class SqliteStore:
             await conn.close()
             raise
         self._conn = conn
+        self._loop_conn = self._open_loop_connection()
 
     async def _configure(self, conn: aiosqlite.Connection) -> None:
         # busy_timeout first, so switching to WAL waits for another process too.
@@ -274,9 +289,27 @@ class SqliteStore:
         await conn.execute(f"PRAGMA synchronous = {self._synchronous}")
         await conn.execute("PRAGMA foreign_keys = ON")
 
+    def _open_loop_connection(self) -> sqlite3.Connection:
+        """The event loop's connection only reads, and never waits for a lock (it would stop
+        the loop: a busy read goes through the database thread instead). Writes stay on the
+        database thread: tried here too, they made each connection's page cache stale at
+        every write of the other, and the moves cost more, not less."""
+        here = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        here.execute("PRAGMA busy_timeout = 0")
+        here.execute("PRAGMA query_only = ON")
+        return here
+
+    def _here(self) -> sqlite3.Connection:
+        here = self._loop_conn
+        assert here is not None, "opened with the store"
+        return here
+
     async def close(self) -> None:
         async with self._access.alone():
             conn, self._conn = self._conn, None
+            here, self._loop_conn = self._loop_conn, None
+            if here is not None:
+                here.close()
             if conn is not None:
                 await conn.close()
 
@@ -534,9 +567,16 @@ class SqliteStore:
             return await self._seats(conn, table_id)
 
     async def load_table(self, table_id: int) -> LoadedTable | None:
-        # One statement (one hop to the database thread): each move starts with this read.
+        # Each move starts with this read: one indexed statement, on the event loop's own
+        # connection, which in WAL mode never waits for the writer and sees every commit that
+        # returned. A hop to the database thread (a queue, two thread switches, the
+        # interpreter lock handed back and forth) cost more than the read itself.
         async with self._read() as conn:
-            rows = await self._fetchall(conn, LOAD_TABLE_SQL, (table_id,))
+            done, rows = unless_busy(
+                lambda: self._here().execute(LOAD_TABLE_SQL, (table_id,)).fetchall()
+            )
+            if not done:
+                rows = await self._fetchall(conn, LOAD_TABLE_SQL, (table_id,))
         if not rows:
             return None
         return loaded_table(_table_from_row(rows[0][:TABLE_WIDTH]), rows, _seat_from_row)
