@@ -89,8 +89,10 @@ async def reply(interaction: discord.Interaction, content: str, **fields: Any) -
 async def _respond_privately(interaction: discord.Interaction, content: str, **fields: Any) -> None:
     """``interaction.response.send_message(content, ephemeral=True, ...)``, without making
     Discord's answer a message object: nothing reads it, and parsing it (a panel's every
-    select option) was a tenth of the bot's own work per move. Through the same webhook
-    adapter discord.py uses; a view still running (discord.py keeps it) goes its way."""
+    select option again) was a few percent of a move's event-loop work. The same calls as
+    discord.py's own method (its webhook adapter, then marking the response done), so every
+    test that answers a move covers it; a view still running (discord.py keeps it) goes
+    through discord.py itself."""
     view = fields.get("view")
     if view is not None and not view.is_finished():
         await interaction.response.send_message(
