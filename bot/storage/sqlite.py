@@ -18,6 +18,9 @@ Why these choices:
   Writes use ``BEGIN IMMEDIATE`` so the write lock is taken before the version is
   read, which makes the optimistic version check race-free even across
   processes.
+* Beside it, a read-only connection on the event loop's own thread, for the
+  table load each move starts with (``load_table``): in WAL mode it never waits
+  for the writer, and the hop to the database thread cost more than the read.
 * Times come from an injected clock and are stored as ISO-8601 UTC text, which
   sorts correctly and is readable in the ``sqlite3`` shell.
 """
