@@ -24,7 +24,7 @@ from rummy_engine.cards import Card
 from .fonts import Fonts
 from .indexed import Tiles, put
 from .layout import HandSlot, layout_hand, order_hand, shown_width
-from .paint import fit, marker, paste
+from .paint import blit, fit, marker, paste
 from .scene import HAND_LABELS, HandScene, label
 from .sprites import CardSprites
 from .theme import BLACK, FELT, GOLD, HAND, RGB, TEXT, TEXT_DIM, CardSize
@@ -204,7 +204,7 @@ class _RgbPainter:
         self, rasterise: Rasterise, xy: tuple[int, int], colour: RGB, key: Hashable, kept: bool
     ) -> None:
         mask, (dx, dy) = rasterise()
-        self.draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, self.draw.draw.draw_ink(colour))
+        blit(self.draw, (xy[0] + dx, xy[1] + dy), mask, colour)
 
 
 class _IndexedPainter:
@@ -315,7 +315,7 @@ class _IndexedPainter:
 
     def _on_felt(self, mask: Any, colour: RGB) -> Image.Image:
         painter = _RgbPainter(mask.size, self.sprites, self.four_colour)
-        painter.draw.draw.draw_bitmap((0, 0), mask, painter.draw.draw.draw_ink(colour))
+        blit(painter.draw, (0, 0), mask, colour)
         return painter.image
 
 

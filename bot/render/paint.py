@@ -7,6 +7,7 @@ look like one product, and keeps the per-image modules about layout rather than 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -87,7 +88,13 @@ def label_text(
         mask, (dx, dy) = fonts.mask(size, text, anchor, start)
     else:
         mask, (dx, dy) = fonts.get(size).getmask2(text, "L", anchor=anchor, start=start)
-    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, draw.draw.draw_ink(fill))
+    blit(draw, (int(x) + dx, int(y) + dy), mask, fill)
+
+
+def blit(draw: ImageDraw.ImageDraw, xy: tuple[int, int], mask: Any, fill: RGB) -> None:
+    """A FreeType coverage ``mask`` blended in ``fill`` with its top left at ``xy``: what
+    ``draw.text`` does once the text is rasterised."""
+    draw.draw.draw_bitmap(xy, mask, draw.draw.draw_ink(fill))
 
 
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
