@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.app import EXTENSIONS, RummyBot
 from bot.config import Settings
@@ -23,6 +25,7 @@ from bot.ui.commands import CatalogueTranslator
 from tests.discord_emulator.command_limits import (
     COMMAND_SIZE_MAX,
     DESCRIPTION_MAX,
+    LOCALES,
     bulk_overwrite_errors,
     command_errors,
     command_size,
@@ -116,6 +119,20 @@ def test_an_over_long_localised_description_is_refused_at_its_path() -> None:
             }
         },
     }
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(LOCALES)),
+        st.text(min_size=1, max_size=2 * DESCRIPTION_MAX),
+        max_size=6,
+    )
+)
+def test_a_localised_description_is_refused_exactly_when_too_long(texts: dict[str, str]) -> None:
+    refused = flatten(command_errors(command(description_localizations=texts)))
+    too_long = [locale for locale, text in texts.items() if len(text) > DESCRIPTION_MAX]
+    path = "options.0.options.0.description_localizations"
+    assert refused == {f"{path}.{locale}": ["BASE_TYPE_BAD_LENGTH"] for locale in too_long}
 
 
 @pytest.mark.parametrize(
