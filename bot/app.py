@@ -221,7 +221,19 @@ class RummyBot(commands.Bot):
         if not force and await self.store.get_meta(key) == digest:
             log.info("Slash commands unchanged; not syncing (%s)", key)
             return False
-        synced = await self.tree.sync(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except app_commands.CommandSyncFailure as refused:
+            # Discord refuses the whole tree for one field over a limit (50035); the bot still
+            # serves the tables, and the next start tries again (no hash is stored).
+            fields = refused.text.splitlines()[1:] or [refused.text]  # "In <path>: <why>"
+            log.error(
+                "Discord refused the slash commands (%s, error %d) and keeps the ones it had: %s",
+                "global" if guild is None else f"server {guild.id}",
+                refused.code,
+                "; ".join(fields),
+            )
+            return False
         await self.store.set_meta(key, digest)
         log.info("Synced %d slash command(s) (%s)", len(synced), key)
         return True

@@ -9,7 +9,8 @@ exactly as in production.
 
 Scope: what a slash-command + component bot needs. Anything else answers a
 clear 404 JSON, is logged, and (with ``strict=True``) fails the test at
-teardown, so a missing route is never silent.
+teardown, so a missing route is never silent. Commands are held to Discord's limits
+(``command_limits``): a tree Discord would refuse gets its 400 / 50035 answer here too.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import discord.http
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, hdrs, web
 
+from . import command_limits
 from .models import (
     ALL_PERMISSIONS,
     DM,
@@ -291,6 +293,8 @@ class DiscordEmulator:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         #: Every bulk-overwrite: (guild_id or None, payload as sent). Count it to assert sync calls.
         self.sync_calls: list[tuple[int | None, list[dict[str, Any]]]] = []
+        #: Every command write refused as Discord would (50035): (guild_id or None, errors).
+        self.refused_commands: list[tuple[int | None, dict[str, Any]]] = []
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self.requests: list[RequestRecord] = []
@@ -866,6 +870,7 @@ class DiscordEmulator:
             ("GET", f"{p}/applications/@me", self._get_application),
             ("GET", f"{p}/applications/{{app_id}}/commands", self._get_commands),
             ("PUT", f"{p}/applications/{{app_id}}/commands", self._put_commands),
+            ("POST", f"{p}/applications/{{app_id}}/commands", self._post_command),
             (
                 "GET",
                 f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
@@ -875,6 +880,11 @@ class DiscordEmulator:
                 "PUT",
                 f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
                 self._put_commands,
+            ),
+            (
+                "POST",
+                f"{p}/applications/{{app_id}}/guilds/{{guild_id}}/commands",
+                self._post_command,
             ),
             ("POST", f"{p}/interactions/{{interaction_id}}/{{token}}/callback", self._callback),
             ("POST", f"{p}/webhooks/{{app_id}}/{{token}}", self._followup),
@@ -1001,23 +1011,13 @@ class DiscordEmulator:
         return _json_response(cmds)
 
     async def _put_commands(self, request: web.Request) -> web.Response:
+        """Bulk overwrite: all or nothing, as on Discord (one bad field refuses the whole list)."""
         raw = await request.json()
         guild_id = int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
-        stored = []
-        for cmd in raw:
-            cmd = dict(cmd)
-            cmd.setdefault("type", 1)
-            cmd.update(
-                id=str(self.snowflake()),
-                application_id=str(self.application_id),
-                version=str(self.snowflake()),
-            )
-            cmd.setdefault("description", "")
-            cmd.setdefault("default_member_permissions", None)
-            cmd.setdefault("nsfw", False)
-            if guild_id is not None:
-                cmd["guild_id"] = str(guild_id)
-            stored.append(cmd)
+        errors = command_limits.bulk_overwrite_errors(raw)
+        if errors:
+            return self._refuse_commands(guild_id, errors)
+        stored = [self._stored_command(cmd, guild_id) for cmd in raw]
         self.sync_calls.append((guild_id, raw))
         if guild_id is None:
             self.global_commands = stored
@@ -1025,6 +1025,47 @@ class DiscordEmulator:
             self.guild_commands[guild_id] = stored
         self._notify()
         return _json_response(stored)
+
+    async def _post_command(self, request: web.Request) -> web.Response:
+        """Create one command, or overwrite the one of the same name and type (Discord's upsert)."""
+        raw = await request.json()
+        guild_id = int(request.match_info["guild_id"]) if "guild_id" in request.match_info else None
+        errors = command_limits.command_errors(raw)
+        if errors:
+            return self._refuse_commands(guild_id, errors)
+        stored = self._stored_command(raw, guild_id)
+        scope = (
+            self.global_commands
+            if guild_id is None
+            else self.guild_commands.setdefault(guild_id, [])
+        )
+        same = [c for c in scope if (c["name"], c["type"]) == (stored["name"], stored["type"])]
+        for old in same:
+            scope.remove(old)
+        scope.append(stored)
+        self._notify()
+        return _json_response(stored, 200 if same else 201)
+
+    def _refuse_commands(self, guild_id: int | None, errors: dict[str, Any]) -> web.Response:
+        self.refused_commands.append((guild_id, errors))
+        log.warning("discord emulator: refused commands: %s", command_limits.flatten(errors))
+        return _json_response(command_limits.invalid_form_body(errors), 400)
+
+    def _stored_command(self, raw: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
+        """A command as Discord stores and returns it: with its ids, version and defaults."""
+        cmd = dict(raw)
+        cmd.setdefault("type", 1)
+        cmd.update(
+            id=str(self.snowflake()),
+            application_id=str(self.application_id),
+            version=str(self.snowflake()),
+        )
+        cmd.setdefault("description", "")
+        cmd.setdefault("default_member_permissions", None)
+        cmd.setdefault("nsfw", False)
+        if guild_id is not None:
+            cmd["guild_id"] = str(guild_id)
+        return cmd
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         body = await request.json()
