@@ -23,9 +23,13 @@ same for everyone. Passing ``scores=`` instead of ``ranks=`` changes nothing eit
 turns scores into ranks unless a ``margin`` is set, and a margin needs point totals, which the
 variants do not share (Atlas counts penalties, Basic counts what the winner collects).
 
+Last, the CPU of migration 9's replay (``replay_ratings``, the chosen rule) over a synthetic
+history of ``--replay`` games (Basic tables of 2-6 and duels among 500 players, one server):
+what opening an old database costs before the bot starts.
+
 Run (under a minute on one core):
 
-    python benchmarks/bench_rating_models.py [--fields 3000] [--seed 1]
+    python benchmarks/bench_rating_models.py [--fields 3000] [--replay 10000] [--seed 1]
 """
 
 from __future__ import annotations
@@ -44,7 +48,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from openskill.models import MODELS, PlackettLuce
 
-from bot.services.stats import NEWCOMER_RATING, RatingModel, display_rating, rate_game
+from bot.services.stats import (
+    NEWCOMER_RATING,
+    RatingModel,
+    display_rating,
+    rate_game,
+    replay_ratings,
+)
 from bot.storage.base import GameRecord, RatingKey, SkillRating
 from tests.helpers.rating_order import order_breaks, place_patterns, ranked_game
 
@@ -106,9 +116,22 @@ def cpu_per_game(model: RatingModel, games: list[GameRecord]) -> float:
     return statistics.median(runs) * 1e6
 
 
+def history(count: int, rng: random.Random) -> list[GameRecord]:
+    games = []
+    for game_id in range(1, count + 1):
+        sides = rng.choice([2, 2, 3, 4, 5, 6])
+        users = rng.sample(range(1, 501), sides)
+        keys = [rng.randrange(sides) for _ in range(sides)]
+        game = ranked_game(tuple(1 + sum(o < k for o in keys) for k in keys))
+        players = tuple(replace(p, user_id=u) for p, u in zip(game.players, users, strict=True))
+        games.append(replace(game, id=game_id, table_id=game_id, players=players))
+    return games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fields", type=int, default=3000, help="random mixed-prior games")
+    parser.add_argument("--replay", type=int, default=10_000, help="games replayed at the end")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -142,6 +165,14 @@ def main() -> None:
             f"{bad_results:>4}/{len(results):<4} {bad_fields:>4}/{len(fields):<4} "
             f"{drift:>9.1f} {six:>9.1f} {duel:>8.1f} {cpu_per_game(model, timed):>8.0f}"
         )
+    games = history(args.replay, rng)
+    start = time.process_time()
+    replayed = replay_ratings(games)
+    spent = time.process_time() - start
+    print(
+        f"migration 9 replay: {len(games)} games, {len(replayed.history)} rating changes in "
+        f"{spent:.2f} s CPU ({spent / len(games) * 1e3:.2f} ms per game, 4 scopes×families each)"
+    )
 
 
 if __name__ == "__main__":
