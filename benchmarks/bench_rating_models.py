@@ -56,7 +56,7 @@ from bot.services.stats import (
     replay_ratings,
 )
 from bot.storage.base import GameRecord, RatingKey, SkillRating
-from tests.helpers.rating_order import order_breaks, place_patterns, ranked_game
+from tests.helpers.rating_order import order_breaks, place_patterns, ranked_game, two_sided_game
 
 Field = tuple[tuple[int, ...], list[SkillRating | None]]
 
@@ -93,15 +93,13 @@ def mixed_fields(count: int, rng: random.Random) -> list[Field]:
     return fields
 
 
-def two_sided_games(count: int, rng: random.Random) -> list[tuple[GameRecord, list[SkillRating | None]]]:
+def two_sided_games(
+    count: int, rng: random.Random
+) -> list[tuple[GameRecord, list[SkillRating | None]]]:
     games = []
     for _ in range(count):
         places = rng.choice([(1, 2), (2, 1), (1, 1)])
-        game = ranked_game(places)
-        if rng.random() < 0.5:  # 2v2: seats 0+2 against 1+3
-            partners = ranked_game((0, 0), first_user=3).players
-            extra = tuple(replace(p, seat=p.seat + 2, side=p.seat, place=places[p.seat]) for p in partners)
-            game = replace(game, players=game.players + extra)
+        game = two_sided_game(places, teams=rng.random() < 0.5)
         games.append((game, [prior(rng) for _ in game.players]))
     return games
 

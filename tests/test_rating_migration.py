@@ -48,8 +48,7 @@ async def snapshot(store: Store) -> Snapshot:
         for user in USERS:
             rows = await store.get_player_stats(scope, user)
             history = {
-                row.family: await store.rating_history(scope, row.family, user, 100)
-                for row in rows
+                row.family: await store.rating_history(scope, row.family, user, 100) for row in rows
             }
             found[(scope, user)] = (rows, history)
     return found
@@ -76,7 +75,8 @@ async def test_migration_9_rebuilds_the_ratings_from_the_stored_games(
         for scope in (GUILD_A, GLOBAL_SCOPE):
             for family in ("basic", ALL_VARIANTS):
                 ann, ben, cleo, dan = [
-                    await after_game(migrated, scope, family, user, first.id) for user in (1, 2, 3, 4)
+                    await after_game(migrated, scope, family, user, first.id)
+                    for user in (1, 2, 3, 4)
                 ]
                 assert ann == ben > cleo > dan, (scope, family, ann, ben, cleo, dan)
 

@@ -7,8 +7,6 @@ ratings. The invariant and why it is the right one for unequal priors: tests/hel
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +14,12 @@ from openskill.models import PlackettLuce
 
 from bot.services.stats import NEWCOMER_RATING, display_rating, rate_game
 from bot.storage.base import RatingKey, SkillRating
-from tests.helpers.rating_order import order_breaks, place_patterns, ranked_game
+from tests.helpers.rating_order import (
+    order_breaks,
+    place_patterns,
+    ranked_game,
+    two_sided_game,
+)
 
 FAMILY = "basic"
 
@@ -117,13 +120,8 @@ def test_two_sided_games_rate_exactly_as_before(
     A guard rather than a bug's test (it passes on the old rule by construction): it fails if
     the rule is ever swapped for one that moves two-sided results (Thurstone-Mosteller would).
     """
-    game = ranked_game(places)
-    if teams:  # seats 0+2 against 1+3, as the engine seats a 2v2 table
-        partners = ranked_game((0, 0), first_user=3).players
-        extra = tuple(replace(p, seat=p.seat + 2, side=p.seat, place=places[p.seat]) for p in partners)
-        game = replace(game, players=game.players + extra)
-    else:
-        before = before[:2]
+    game = two_sided_game(places, teams=teams)
+    before = before[: len(game.players)]
     keys: list[RatingKey] = [(1, "r51", p.user_id or 0) for p in game.players]
     current = dict(zip(keys, before, strict=True))
     now = rate_game(game, current)

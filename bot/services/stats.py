@@ -80,7 +80,6 @@ PAGE_SIZE = 10
 ONE_TURN_OUTCOMES = frozenset({Outcome.RAMI_SEC, Outcome.BASIC_RUMMY})
 
 
-
 class RatingModel(Protocol):
     """What :func:`rate_game` needs of an openskill model (any of ``openskill.models.MODELS``)."""
 
@@ -310,7 +309,10 @@ def rate_game(
     for scope, family in dict.fromkeys((key[0], key[1]) for key in current):
         sides = sorted(users_by_side)
         teams = [
-            [_model_rating(model, current.get((scope, family, user))) for user in users_by_side[side]]
+            [
+                _model_rating(model, current.get((scope, family, user)))
+                for user in users_by_side[side]
+            ]
             for side in sides
         ]
         ranks = [float(place_of_side[side]) for side in sides]

@@ -111,8 +111,7 @@ def replayed_rows(
 
     replay = replay_ratings(games)
     ratings = [
-        (new.mu, new.sigma, new.rating, count, *key)
-        for key, (new, count) in replay.ratings.items()
+        (new.mu, new.sigma, new.rating, count, *key) for key, (new, count) in replay.ratings.items()
     ]
     history = [(*key, game_id, before, after) for key, game_id, before, after in replay.history]
     return ratings, history

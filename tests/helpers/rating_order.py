@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.storage.base import GamePlayerRecord, GameRecord, SkillRating
@@ -80,6 +81,19 @@ def ranked_game(places: Sequence[int], *, guild_id: int = 1, first_user: int = 1
         ended_at=MOMENT,
         players=players,
     )
+
+
+def two_sided_game(places: tuple[int, int], *, teams: bool) -> GameRecord:
+    """A rated game of two sides finishing in *places*: a duel of users 1 and 2, or with
+    *teams* a 2v2 seated as the engine seats one (users 1+3 on side 0 against 2+4)."""
+    game = ranked_game(places)
+    if not teams:
+        return game
+    partners = tuple(
+        replace(p, seat=p.seat + 2, side=p.seat, place=places[p.seat])
+        for p in ranked_game(places, first_user=3).players
+    )
+    return replace(game, players=game.players + partners)
 
 
 def order_breaks(
