@@ -56,7 +56,13 @@ from bot.services.stats import (
     replay_ratings,
 )
 from bot.storage.base import GameRecord, RatingKey, SkillRating
-from tests.helpers.rating_order import order_breaks, place_patterns, ranked_game, two_sided_game
+from tests.helpers.rating_order import (
+    order_breaks,
+    place_patterns,
+    ranked_game,
+    sorted_patterns,
+    two_sided_game,
+)
 
 Field = tuple[tuple[int, ...], list[SkillRating | None]]
 
@@ -134,7 +140,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     results = [places for sides in range(2, 7) for places in place_patterns(sides)]
-    patterns = sorted({tuple(sorted(p)) for p in results})
+    patterns = [places for sides in range(2, 7) for places in sorted_patterns(sides)]
     fields = mixed_fields(args.fields, rng)
     duels = two_sided_games(args.fields, rng)
     timed = [ranked_game(tuple(range(1, 7)))] * 200

@@ -15,6 +15,7 @@ place with an outsider may gain less than a third who beat strong players.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,14 +27,15 @@ from bot.storage.base import GamePlayerRecord, GameRecord, SkillRating
 TOLERANCE = 1e-9
 
 
-def place_patterns(sides: int) -> list[tuple[int, ...]]:
+@functools.cache
+def place_patterns(sides: int) -> tuple[tuple[int, ...], ...]:
     """Every result of a game of *sides* sides: each side's place, shared on ties
     (competition style: 1, 1, 3). These are the weak orderings of the sides: 3, 13, 75, 541
     and 4683 of them for 2-6 sides."""
     found = set()
     for keys in itertools.product(range(sides), repeat=sides):
         found.add(tuple(1 + sum(other < mine for other in keys) for mine in keys))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def sorted_patterns(sides: int) -> list[tuple[int, ...]]:
