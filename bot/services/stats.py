@@ -2,13 +2,28 @@
 
 Why these choices:
 
-* **Model: openskill's Plackett-Luce.** A rummy result is a *ranking* of sides: two teams in
-  2v2 Atlas, up to six single players in Basic (with shared places on equal scores).
-  Plackett-Luce models exactly that (the winner is "chosen" first among the sides, then the
-  next among the rest…), handles teams and ties, and costs O(sides) per game, where
-  Bradley-Terry-Full compares every pair of sides (O(sides²)) and treats a 6-player ranking
-  as 15 independent duels, which over-reacts to one game. It is also openskill's default, so
-  its published accuracy figures apply.
+* **Model: openskill's Bradley-Terry "full pairing".** A rummy result is a *ranking* of
+  sides: two teams in 2v2 Atlas, up to six single players in Basic, with shared places on equal
+  scores. Bradley-Terry-Full reads a ranking as every pair of sides compared (a win, a loss, or
+  half of each for a shared place), so a side that finished ahead of another always gains at
+  least as much from the game: among players who came in with the same rating, the ratings
+  after the game follow the game's order, and a shared place leaves its holders equal. Of
+  openskill's five models it is the only one that keeps this and leaves two-side games alone
+  (``benchmarks/bench_rating_models.py`` counts the orders each model inverts over every
+  pattern of places for 2-6 sides):
+
+  - Plackett-Luce, used before, inverts 17 of the 62 place patterns once places are shared
+    (four newcomers finishing 1, 1, 3, 4 left the third at 1057 above both winners at 1046);
+  - the "part" models (Bradley-Terry, Thurstone-Mosteller) compare only neighbours in seat
+    order, so two players sharing a place end with different ratings;
+  - Thurstone-Mosteller-Full keeps the order but changes every 1v1 and 2v2 result.
+
+  For two sides Bradley-Terry-Full and Plackett-Luce are the same formula, so 1v1 and 2v2
+  ratings are exactly what they were. With more sides it moves ratings further per game (a
+  Basic game of six is five duels for each player, where Plackett-Luce gave the winner of six
+  less than the winner of one duel); the cost is O(sides²), 15 pairs at most. Ratings stored
+  under the old rule are replayed through :func:`rate_game` by schema migration 9
+  (:func:`replay_ratings`).
 * **Display: ``1000 + 40 × (mu − 3·sigma)``.** ``mu − 3σ`` (openskill's ordinal) is a
   conservative estimate: a newcomer starts at ``25 − 3·8.33 = 0`` → 1000 and climbs only as the
   system becomes sure, so lucky first games do not top the board. ×40 turns the model's small
@@ -31,12 +46,12 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import BradleyTerryFull
 
 from bot.storage import MoveRecord, SeatRecord, Store, TableRecord, utc_now
 from bot.storage.base import (
@@ -51,6 +66,7 @@ from bot.storage.base import (
     RatingKey,
     SkillRating,
 )
+from bot.storage.queries import stats_keys
 from rummy_engine import Card, Game, Outcome, Variant, basic_value
 
 RATING_BASE = 1000.0
@@ -63,9 +79,22 @@ PAGE_SIZE = 10
 #: Outcomes that count as a "rami sec" (everything laid in one turn): Atlas and Basic.
 ONE_TURN_OUTCOMES = frozenset({Outcome.RAMI_SEC, Outcome.BASIC_RUMMY})
 
-_MODEL = PlackettLuce()
+
+class RatingModel(Protocol):
+    """What :func:`rate_game` needs of an openskill model (any of ``openskill.models.MODELS``)."""
+
+    mu: float
+    sigma: float
+
+    def rating(self, mu: float | None = None, sigma: float | None = None) -> Any: ...
+
+    def rate(self, teams: Any, ranks: list[float] | None = None) -> Any: ...
+
+
+#: The rating rule (see the module docstring): the live recorder and migration 9 both use it.
+RATING_MODEL: RatingModel = BradleyTerryFull()
 #: What a newcomer's rating displays as (1000): the "before" of a first rated game.
-NEWCOMER_RATING = RATING_BASE + RATING_SCALE * (_MODEL.mu - 3.0 * _MODEL.sigma)
+NEWCOMER_RATING = RATING_BASE + RATING_SCALE * (RATING_MODEL.mu - 3.0 * RATING_MODEL.sigma)
 
 
 def display_rating(mu: float, sigma: float) -> float:
@@ -261,12 +290,15 @@ def build_record(finished: FinishedGame) -> GameRecord:
 
 
 def rate_game(
-    record: GameRecord, current: Mapping[RatingKey, SkillRating | None]
+    record: GameRecord,
+    current: Mapping[RatingKey, SkillRating | None],
+    model: RatingModel = RATING_MODEL,
 ) -> dict[RatingKey, SkillRating]:
-    """New ratings of every key in *current*: one Plackett-Luce update per (scope, family).
+    """New ratings of every key in *current*: one update of *model* per (scope, family).
 
     Teams are the sides of the game (2v2: seats 0+2 against 1+3), ranked by ``place``; both
-    partners of a team are updated from the team's result.
+    partners of a team are updated from the team's result. *model* is a parameter only so the
+    benchmark and the tests can compare openskill's models through this very function.
     """
     place_of_side = {p.side: p.place for p in record.players}
     users_by_side: dict[int, list[int]] = defaultdict(list)
@@ -277,11 +309,14 @@ def rate_game(
     for scope, family in dict.fromkeys((key[0], key[1]) for key in current):
         sides = sorted(users_by_side)
         teams = [
-            [_model_rating(current.get((scope, family, user))) for user in users_by_side[side]]
+            [
+                _model_rating(model, current.get((scope, family, user)))
+                for user in users_by_side[side]
+            ]
             for side in sides
         ]
         ranks = [float(place_of_side[side]) for side in sides]
-        new_teams = _MODEL.rate(teams, ranks=ranks)
+        new_teams = model.rate(teams, ranks=ranks)
         for side, new_team in zip(sides, new_teams, strict=True):
             for user, new in zip(users_by_side[side], new_team, strict=True):
                 updated[(scope, family, user)] = SkillRating(
@@ -290,11 +325,42 @@ def rate_game(
     return updated
 
 
-def _model_rating(stored: SkillRating | None) -> PlackettLuceRating:
+def _model_rating(model: RatingModel, stored: SkillRating | None) -> Any:
     """openskill's rating object for a stored rating (the model's default for newcomers)."""
     if stored is None:
-        return _MODEL.rating()
-    return _MODEL.rating(mu=stored.mu, sigma=stored.sigma)
+        return model.rating()
+    return model.rating(mu=stored.mu, sigma=stored.sigma)
+
+
+@dataclass(frozen=True)
+class RatingReplay:
+    """Every rating rebuilt from the rated games: what ``player_stats`` and ``rating_history``
+    must hold. ``ratings`` maps each key to its last rating and its number of rated games;
+    ``history`` is one ``(key, game id, display before or None, display after)`` per update."""
+
+    ratings: dict[RatingKey, tuple[SkillRating, int]]
+    history: list[tuple[RatingKey, int, float | None, float]]
+
+
+def replay_ratings(games: Iterable[GameRecord]) -> RatingReplay:
+    """Rate *games* (rated ones, with their ``id``, oldest first) from scratch through
+    :func:`rate_game`, exactly as the recorder did game after game.
+
+    Why a replay: a rating is the whole history folded through the rule, so when the rule
+    changes the stored numbers can only be corrected by folding the stored games again.
+    """
+    ratings: dict[RatingKey, tuple[SkillRating, int]] = {}
+    history: list[tuple[RatingKey, int, float | None, float]] = []
+    for game in games:
+        if game.id is None:
+            raise ValueError(f"game of table {game.table_id} has no id to replay under")
+        keys = [key for key, _ in stats_keys(game)]
+        current = {key: ratings[key][0] if key in ratings else None for key in keys}
+        for key, new in rate_game(game, current).items():
+            before = current[key]
+            ratings[key] = (new, (ratings[key][1] if key in ratings else 0) + 1)
+            history.append((key, game.id, None if before is None else before.rating, new.rating))
+    return RatingReplay(ratings, history)
 
 
 # -- query results -------------------------------------------------------------------------------------
@@ -490,11 +556,14 @@ __all__ = [
     "PAGE_SIZE",
     "PROVISIONAL_GAMES",
     "RATING_BASE",
+    "RATING_MODEL",
     "RATING_SCALE",
     "TREND_GAMES",
     "FinishedGame",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "RatingModel",
+    "RatingReplay",
     "StatsService",
     "TableLike",
     "VariantStats",
@@ -506,5 +575,6 @@ __all__ = [
     "is_provisional",
     "is_rated",
     "rate_game",
+    "replay_ratings",
     "side_places",
 ]

@@ -11,19 +11,48 @@ Other features (leaderboard, etc.) extend the schema by appending to
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 import aiosqlite
+
+from bot.storage import rerate
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """One schema step. ``version`` is the ``user_version`` after it is applied."""
+    """One schema step. ``version`` is the ``user_version`` after it is applied.
+
+    ``step`` is for what SQL cannot do (rebuilding ratings through openskill): it runs after the
+    statements on the same connection, inside the step's transaction, so it commits with them
+    or not at all.
+    """
 
     version: int
     description: str
     statements: tuple[str, ...]
+    step: Callable[[Any], Awaitable[None]] | None = None
 
+
+async def _replay_ratings(conn: aiosqlite.Connection) -> None:
+    """Migration 9 on SQLite: every rating rebuilt from the stored games (:mod:`.rerate`)."""
+    game_rows = await conn.execute_fetchall(rerate.RATED_GAMES_SQL)
+    player_rows = await conn.execute_fetchall(rerate.RATED_PLAYERS_SQL)
+    games = rerate.rated_games(list(game_rows), list(player_rows), datetime.fromisoformat)
+    ratings, history = rerate.replayed_rows(games)
+    for statement in rerate.RESET_SQL:
+        await conn.execute(statement)
+    await conn.executemany(rerate.SET_RATING_SQL, ratings)
+    await conn.executemany(rerate.ADD_HISTORY_SQL, history)
+
+
+#: Migration 9's description, shared word for word with the PostgreSQL mirror.
+RATINGS_REPLAYED = (
+    "ratings rebuilt from the stored games with Bradley-Terry-Full, which never ranks a shared "
+    "place above a player who beat it"
+)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -274,6 +303,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tables ADD COLUMN closed_reason TEXT",
         ),
     ),
+    Migration(
+        9,
+        RATINGS_REPLAYED,
+        (),
+        _replay_ratings,
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version
@@ -330,6 +365,8 @@ async def apply_migrations(
                 continue
             for statement in migration.statements:
                 await conn.execute(statement)
+            if migration.step is not None:
+                await migration.step(conn)
             # PRAGMA values cannot be bound as parameters; version is an int we own.
             await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
             await conn.execute("COMMIT")

@@ -19,10 +19,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.migrations import Migration
+from bot.storage import rerate
+from bot.storage.migrations import RATINGS_REPLAYED, Migration
 
 #: The advisory lock every migrating process takes (any constant works; this one is "rummy").
 MIGRATION_LOCK = 0x72756D6D79
+
+
+async def _replay_ratings(conn: Any) -> None:
+    """Migration 9 on PostgreSQL: every rating rebuilt from the stored games (:mod:`.rerate`)."""
+    # Imported here: the store module imports this one while it loads.
+    from bot.storage.postgres import dollar_params
+
+    game_rows = await conn.fetch(rerate.RATED_GAMES_SQL)
+    player_rows = await conn.fetch(rerate.RATED_PLAYERS_SQL)
+    games = rerate.rated_games(game_rows, player_rows, lambda moment: moment)
+    ratings, history = rerate.replayed_rows(games)
+    for statement in rerate.RESET_SQL:
+        await conn.execute(statement)
+    await conn.executemany(dollar_params(rerate.SET_RATING_SQL), ratings)
+    await conn.executemany(dollar_params(rerate.ADD_HISTORY_SQL), history)
+
 
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -254,6 +271,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tables ADD COLUMN closed_reason TEXT",
         ),
     ),
+    Migration(9, RATINGS_REPLAYED, (), _replay_ratings),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
@@ -291,6 +309,8 @@ async def apply_pg_migrations(
                 async with conn.transaction():
                     for statement in migration.statements:
                         await conn.execute(statement)
+                    if migration.step is not None:
+                        await migration.step(conn)
                     await conn.execute(_VERSION_TABLE)
                     await conn.execute("DELETE FROM schema_version")
                     await conn.execute(
