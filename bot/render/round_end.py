@@ -135,13 +135,15 @@ def layout(scene: RoundEndScene, fonts: Fonts) -> Layout:
             badge_w = min(text_width(small, badge) + 16, (points_left - ROW_LEFT) // 2)
         name_right = points_left - 12 - (badge_w + 10 if badge else 0)
         name = fit(name_font, player.name, name_right - ROW_LEFT)
+        if badge:  # the name's box ends where its badge starts
+            name_right = ROW_LEFT + text_width(name_font, name) + 8
         texts.append(
             Text(
                 name, NAME_PX, (ROW_LEFT, name_y), "lm", (ROW_LEFT - 2, y, name_right, y + 40), TEXT
             )
         )
         if badge:
-            left = ROW_LEFT + text_width(name_font, name) + 10
+            left = name_right + 2
             badges.append((left, name_y - 11, left + badge_w, name_y + 11))
             box = (left + 4, name_y - 11, left + badge_w - 4, name_y + 11)
             texts.append(
@@ -167,7 +169,7 @@ def layout(scene: RoundEndScene, fonts: Fonts) -> Layout:
     score_left = WIDTH - MARGIN - SCORE_W
     column_left = score_left - 8 - COLUMN_W
     totals_right = column_left - 8 if scene.round_points else WIDTH - MARGIN
-    box = (MARGIN - 2, y, totals_right, y + 32)
+    box = (MARGIN - 2, y, totals_right, y + 30)
     texts.append(
         Text(
             fit(name_font, totals, totals_right - MARGIN),
@@ -180,7 +182,7 @@ def layout(scene: RoundEndScene, fonts: Fonts) -> Layout:
     )
     if scene.round_points:
         this_round = fit(small, label(labels, ROUND_END_LABELS, "this_round"), COLUMN_W)
-        box = (column_left, y, score_left - 8, y + 32)
+        box = (column_left, y, score_left - 8, y + 30)
         texts.append(Text(this_round, 16, (score_left - 12, y + 16), "rm", box, TEXT_DIM))
     y += 36
     for i, side in enumerate(scene.totals):
@@ -208,14 +210,15 @@ def _points_texts(
         caption = label(labels, ROUND_END_LABELS, key)
         colour = GOLD if player.went_out else TEXT
     left, right = WIDTH - MARGIN - POINTS_W, WIDTH - MARGIN
+    at = right - 2  # a right-aligned word's last letter may lean a pixel past its advance
     small = fonts.get(16)
     size = fit_size(fonts, number, POINTS_W, (30, 26, 22))
     return [
-        Text(number, size, (right, middle - 8), "rm", (left, row.top, right, middle + 9), colour),
+        Text(number, size, (at, middle - 8), "rm", (left, row.top, right, middle + 9), colour),
         Text(
             fit(small, caption, POINTS_W),
             16,
-            (right, middle + 20),
+            (at, middle + 20),
             "rm",
             (left, middle + 9, right, row.top + row.height),
             TEXT_DIM,
@@ -245,7 +248,7 @@ def _total_texts(
             TOTAL_PX,
             (name_left, y + 14),
             "lm",
-            (name_left - 2, y, gain_left - 8, y + 28),
+            (name_left - 2, y - 6, gain_left - 8, y + 30),
             TEXT,
         )
     ]
@@ -253,7 +256,7 @@ def _total_texts(
     if gain:
         points = scene.round_points[index]
         colour = TEXT_DIM if not points else GOLD if scene.scoring == "gain" else TEXT
-        box = (gain_left, y, score_left - 8, y + 28)
+        box = (gain_left, y - 6, score_left - 8, y + 30)
         texts.append(Text(gain, TOTAL_PX, (score_left - 12, y + 14), "rm", box, colour))
     if side.limit is None:
         score = str(side.score)
@@ -265,7 +268,7 @@ def _total_texts(
             TOTAL_PX,
             (WIDTH - MARGIN, y + 14),
             "rm",
-            (score_left, y, WIDTH - MARGIN, y + 28),
+            (score_left, y - 6, WIDTH - MARGIN, y + 30),
             TEXT,
         )
     )

@@ -13,6 +13,7 @@ header and the melds between turns by those values and draw only the piles and s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -496,15 +497,10 @@ def pile_texts(scene: TableScene, fonts: Fonts, y: int = 0) -> list[Text]:
     label_y = y + size.height + 20
     box_top, box_bottom = y + size.height + 4, y + PILES_H
     stock_centre = MARGIN + 4 + size.width // 2 + 2
-    stock_room = size.width + 30
-    stock = fit(font, label(scene.labels, TABLE_LABELS, "stock"), stock_room)
+    stock = fit(font, label(scene.labels, TABLE_LABELS, "stock"), size.width + 30)
     stock_right = stock_centre + font.getlength(stock) / 2
-    stock_box = (
-        stock_centre - stock_room // 2,
-        box_top,
-        stock_centre + stock_room // 2,
-        box_bottom,
-    )
+    half = math.ceil(stock_right - stock_centre) + 1
+    stock_box = (stock_centre - half, box_top, stock_centre + half, box_bottom)
     texts = [Text(stock, PILE_LABEL_PX, (stock_centre, label_y), "mm", stock_box, TEXT)]
     left_limit, right_limit = stock_right + PILE_LABEL_GAP, SEATS_X - PILE_LABEL_GAP
     discard = fit(
@@ -576,7 +572,7 @@ def seat_texts(part: SeatsPart, fonts: Fonts, y: int = 0, *, left: int = 0) -> l
         if seat.opened:
             ox = right - 10 - opened_w
             box = (ox + 2, cy - 10, ox + opened_w - 6, cy + 10)
-            texts.append(Text(part.opened, 16, (ox + (opened_w - 4) // 2, cy + 1), "mm", box, TEXT))
+            texts.append(Text(part.opened, 16, (ox + (opened_w - 4) // 2, cy), "mm", box, TEXT))
             name_right = ox - 8
         name_x = seats_x + 22
         name = fit(font, seat.name, name_right - name_x)
