@@ -245,10 +245,7 @@ def demo(
 ) -> list[Path]:
     """Play one game and write the table and the current hand as PNGs at its key moments."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    names = [
-        f"{strengths[rules.side_of(s) % len(strengths)].value} {s + 1}"
-        for s in range(rules.players)
-    ]
+    names = [f"{strengths[rules.side_of(s) % len(strengths)].value} {s + 1}" for s in range(rules.players)]
     players = [computer(strengths[rules.side_of(s) % len(strengths)]) for s in range(rules.players)]
     written: list[Path] = []
     laid = [False] * rules.players
@@ -286,9 +283,7 @@ def add_offline_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     sim.add_argument("--variant", default="51", help="51, 71, simple or basic (default 51)")
     sim.add_argument("--mode", default="1v1", help="1v1 or 2v2 (Basic: number of players)")
     sim.add_argument("--games", type=int, default=100)
-    sim.add_argument(
-        "--players", default="strong,easy", help=f"strengths by side, from {strengths}"
-    )
+    sim.add_argument("--players", default="strong,easy", help=f"strengths by side, from {strengths}")
     sim.add_argument("--seed", type=int, default=1)
     demo_cmd = sub.add_parser("demo", help="play one game and save pictures of its key moments")
     demo_cmd.add_argument("--out", type=Path, required=True, metavar="DIR")

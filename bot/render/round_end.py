@@ -198,8 +198,11 @@ def layout(scene: RoundEndScene, fonts: Fonts) -> Layout:
 def _points_texts(
     scene: RoundEndScene, player: PlayerResult, fonts: Fonts, middle: int, row: _Row
 ) -> list[Text]:
-    """The row's points, big, and what they are, small, in the right-hand column."""
+    """The row's points, big, and what they are, small, in the right-hand column (none in a
+    void round: nobody pays or collects)."""
     labels = scene.labels
+    if scene.scoring == "void":
+        return []
     if scene.scoring == "gain" and not player.went_out:
         number = label(labels, ROUND_END_LABELS, "counted", n=player.points)
         caption = label(labels, ROUND_END_LABELS, "counted_caption")

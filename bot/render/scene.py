@@ -152,7 +152,8 @@ class PlayerResult:
 
     ``points`` is read by the scene's ``scoring``: with ``"penalty"`` (the Atlas variants) what
     the cards cost the player's side; with ``"gain"`` (Basic rummy) what the winner collects on
-    the winner's row and, on the others, what their cards are worth to the winner.
+    the winner's row and, on the others, what their cards are worth to the winner; with
+    ``"void"`` (nobody won the round) nothing, and no points are shown.
     """
 
     name: str

@@ -171,7 +171,7 @@ def round_end_scene(
         ),
         totals=_sides(rules, sides, result.totals),
         round_points=result.points,
-        scoring="penalty" if rules.is_atlas else "gain",
+        scoring="void" if result.winner is None else "penalty" if rules.is_atlas else "gain",
         note=note,
         labels=labels("round_end", locale),
     )
