@@ -23,7 +23,7 @@ from bot import offline
 from bot.render import Renderer
 from bot.render.fonts import Fonts
 from bot.render.paint import ELLIPSIS, Text
-from bot.render.round_end import round_end_texts
+from bot.render.round_end import WIDTH, image_height, round_end_texts
 from bot.render.table import table_texts
 from bot.services import scenes
 from bot.text import t
@@ -64,10 +64,7 @@ def game_in(variant: str, players: int, phase: str) -> Game:
     game = Game.new(Rules(Variant(variant), players), f"fit:{variant}:{players}")
     if phase == "round_over":
         play_round(game, players)
-    elif phase == "game_over":
-        play_round(game, players)
-        if game.phase is Phase.ROUND_OVER:
-            game = Game.new(Rules(Variant(variant), players), f"fit:{variant}:{players}")
+    elif phase == "game_over":  # a player gives up: the game ends at once
         game.apply(Resign(game.current))
     return game
 
@@ -193,8 +190,6 @@ def test_every_text_of_a_round_end_fits_and_names_get_the_room(
     sides = scenes.side_names(rules, names, locale)
     scene = scenes.round_end_scene(rules, result, title, names, sides, locale, note="")
     texts = round_end_texts(scene, FONTS)
-    from bot.render.round_end import WIDTH, image_height
-
     assert_fits(texts, (WIDTH, image_height(scene, FONTS)))
     assert texts[0].text == scene.title and str(result.round_no) in scene.title
     assert_shortened_only_without_room(texts, [*names, *sides])
@@ -213,8 +208,6 @@ def test_the_pictures_drawn_have_the_size_their_texts_were_placed_in() -> None:
         table = scenes.table_scene(player_view(game, None), title, seat_names, sides, "fr")
         assert renderer.image(table).size == table_texts(table, FONTS)[1]
         end = scenes.round_end_scene(rules, game.results[-1], title, seat_names, sides, "fr")
-        from bot.render.round_end import WIDTH, image_height
-
         assert renderer.image(end).size == (WIDTH, image_height(end, FONTS))
 
 
