@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.text import t
+from bot.services import scenes
+from bot.text import DEFAULT_LOCALE, t
 from rummy_engine import (
     Action,
     Game,
@@ -194,66 +195,31 @@ def simulate(
 # -- demo -------------------------------------------------------------------------------------
 
 
+def _demo_title(rules: Rules) -> str:
+    return t("demo.table_title", variant=rules.variant.value)
+
+
 def _table_scene(game: Game, names: Sequence[str]) -> render.TableScene:
     """The table as every player sees it (built from the engine's public view, no Table)."""
-    view = player_view(game, None)
-    rules = view.rules
-    side_names = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-    return render.TableScene(
-        title=f"{t(f'variant.{rules.variant.value}')} — offline demo",
-        round_no=view.round_no,
-        sides=tuple(
-            render.SideScore(side_names[s], score, rules.limit if rules.is_atlas else None, s)
-            for s, score in enumerate(view.scores)
-        ),
-        turn_name=names[view.current],
-        melds=tuple(
-            render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), names[tm.owner])
-            for i, tm in enumerate(view.table)
-        ),
-        discard_top=view.discard_top,
-        discard_count=view.discard_size,
-        stock_empty=not view.stock_size,
-        seats=tuple(
-            render.SeatInfo(
-                names[s],
-                rules.side_of(s),
-                view.opened[s] and rules.has_opening,
-                s == view.current,
-            )
-            for s in range(rules.players)
-        ),
-        labels=render.labels_from(render.TABLE_LABELS, t),
-    )
+    sides = scenes.side_names(game.rules, names, DEFAULT_LOCALE)
+    title = _demo_title(game.rules)
+    return scenes.table_scene(player_view(game, None), title, names, sides, DEFAULT_LOCALE)
 
 
 def _hand_scene(game: Game, seat: int, name: str) -> render.HandScene:
     view = player_view(game, seat)
-    return render.HandScene(
-        cards=view.hand,
-        drawn=view.drawn,
-        title=f"{name}: {len(view.hand)} cards",
-        labels=render.labels_from(render.HAND_LABELS, t),
-    )
+    title = t("demo.hand_title", name=name, count=len(view.hand))
+    return scenes.hand_scene(view, title, DEFAULT_LOCALE)
 
 
 def _round_end_scene(game: Game, names: Sequence[str]) -> render.RoundEndScene:
-    """Every hand and penalty of the round just played (public once the round is over)."""
+    """Every hand and what it made in the round just played (public once the round is over)."""
     rules, result = game.rules, game.results[-1]
-    side_names = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-    return render.RoundEndScene(
-        title=f"Round {result.round_no}: {result.outcome.value}",
-        players=tuple(
-            render.PlayerResult(
-                names[s], rules.side_of(s), hand, result.penalties[s], s == result.winner
-            )
-            for s, hand in enumerate(result.hands)
-        ),
-        totals=tuple(
-            render.SideScore(side_names[s], total, rules.limit if rules.is_atlas else None, s)
-            for s, total in enumerate(result.totals)
-        ),
-        labels=render.labels_from(render.ROUND_END_LABELS, t),
+    sides = scenes.side_names(rules, names, DEFAULT_LOCALE)
+    winner = None if result.winner is None else names[result.winner]
+    note = scenes.round_headline(result, winner, DEFAULT_LOCALE)
+    return scenes.round_end_scene(
+        rules, result, _demo_title(rules), names, sides, DEFAULT_LOCALE, note
     )
 
 

@@ -110,7 +110,9 @@ GOLDEN_SCENES: dict[str, Callable[[], Scene]] = {
     "table_5": lambda: examples.table(5),
     "table_24": lambda: examples.table(24),
     "table_six_sides": examples.many_sides_table,
+    "table_round_over": examples.round_over_table,
     "round_end": examples.round_end,
+    "round_end_basic": examples.basic_round_end,
 }
 
 

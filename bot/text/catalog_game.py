@@ -21,6 +21,8 @@ GAME_EN: dict[str, str] = {
     "mode.1v1": "1v1",
     "mode.2v2": "2v2",
     "mode.basic": "2–6 players",
+    "mode.players[one]": "{count} player",
+    "mode.players[other]": "{count} players",
     "side.team": "Team {team}",
     "side.partners": "{first} & {second}",
     "side.team_short": "{team}",
@@ -253,6 +255,10 @@ GAME_EN: dict[str, str] = {
     "round.basic_line": "{player}: {cards}",
     "round.points": "This round: {points}",
     "round.image_title": "Round {round} · {title}",
+    # the offline demo's pictures (no table number: no Discord table)
+    "demo.table_title": "{variant} · offline demo",
+    "demo.hand_title[one]": "{name} · {count} card",
+    "demo.hand_title[other]": "{name} · {count} cards",
     # scores
     "score.round": "Round {round}: {player} ({how}) — {points}",
     "outcome.void": "void round",
