@@ -461,7 +461,8 @@ PROBLEMS = (
     "doctor.token.missing", "doctor.token.bad_format", "doctor.db.dir_missing",
     "doctor.db.not_writable", "doctor.db.unreadable", "doctor.db.not_a_database",
     "doctor.db.file_read_only", "doctor.db.integrity", "doctor.db.version_ahead",
-    "doctor.db.pg_unreachable", "doctor.db.pg_read_only", "config.invalid_int",
+    "doctor.db.pg_unreachable", "doctor.db.pg_read_only", "doctor.drawing.failed",
+    "config.invalid_int",
 )
 
 
