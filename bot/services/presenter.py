@@ -432,15 +432,19 @@ def meld_groups(table: Table, seat: int) -> tuple[tuple[Card, ...], ...]:
 
 
 def describe(events: Sequence[Event], names: Names, locale: str) -> str:
-    """What just happened, for everyone: never a card from a hand that stays hidden."""
+    """What just happened, for everyone: never a card from a hand that stays hidden. Each move
+    is told with the name its player had then (a seat a computer took over keeps its past)."""
     lines = []
     timed_out = next((e for e in events if e.kind == "turn_timed_out"), None)
     if timed_out is not None and timed_out.seat is not None:
-        lines.append(t("move.timed_out", locale, player=names.name(timed_out.seat)))
+        player = actor(timed_out, names)
+        lines.append(t("move.timed_out", locale, player=player))
+        if timed_out.data.get("drew") and not any(e.kind == "take_undone" for e in events):
+            lines.append(t("move.drew_stock", locale, player=player))
     for event in events:
         if event.private or event.seat is None:
             continue
-        player, data = names.name(event.seat), event.data
+        player, data = actor(event, names), event.data
         if event.kind == "discard_taken":
             lines.append(t("move.took_discard", locale, player=player, card=_pretty(data["card"])))
         elif event.kind == "laid":
@@ -453,12 +457,16 @@ def describe(events: Sequence[Event], names: Names, locale: str) -> str:
             lines.append(t("move.undo", locale, player=player, card=_pretty(data["card"])))
         elif event.kind == "resigned":
             lines.append(t("move.resigned", locale, player=player))
-    if any(e.kind == "drew_stock" for e in events) and len(lines) == (timed_out is not None):
-        seat = next(e.seat for e in events if e.kind == "drew_stock")
-        lines.append(
-            t("move.drew_stock", locale, player=names.name(seat if seat is not None else 0))
-        )
+    drew = next((e for e in events if e.kind == "drew_stock" and e.seat is not None), None)
+    if drew is not None and not lines:
+        lines.append(t("move.drew_stock", locale, player=actor(drew, names)))
     return " ".join(lines)
+
+
+def actor(event: Event, names: Names) -> str:
+    """Who made a move: the name stored with it, else (older moves) the seat's name now."""
+    stored = event.data.get("name")
+    return stored if isinstance(stored, str) and stored else names.name(event.seat or 0)
 
 
 def _pretty(text: str) -> str:
@@ -525,6 +533,6 @@ def rules_text(variant: str | None, table: Table | None, locale: str) -> str:
         lines.append(
             t("lobby.options", locale, options=options_shown(table, locale))
             if changed
-            else t("lobby.options_default", locale)
+            else t("rules.options_default", locale)
         )
     return "\n".join(lines)

@@ -39,6 +39,14 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalise(interaction.locale.value)
 
 
+def public_locale_of(interaction: discord.Interaction) -> str:
+    """The language of a public answer that belongs to no table (statistics, leaderboards):
+    the server's, as Discord tells it; in direct messages, the reader's."""
+    if interaction.guild_id is not None and interaction.guild_locale is not None:
+        return normalise(interaction.guild_locale.value)
+    return locale_of(interaction)
+
+
 @contextlib.asynccontextmanager
 async def _answering(interaction: discord.Interaction) -> AsyncIterator[None]:
     """One first answer at a time (the handler's and a late deferral)."""

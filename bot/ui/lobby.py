@@ -93,11 +93,11 @@ class LobbyHandlers:
         elif action is Action.ADD_COMPUTER:
             current = await tables.load(tid)
             number = 1 + sum(s.is_computer for s in current.seats)
-            name = t("seat.computer", self.ui.locale, n=number)
+            # a seat's name is public: the table's language names it
+            name = t("seat.computer", await tables.public_locale(current), n=number)
             table = await tables.add_computer(tid, user.id, name, team, strength)
-            answer = t(
-                "lobby.computer_added", locale, name=name, strength=t(f"strength.{strength.value}")
-            )
+            shown = t(f"strength.{strength.value}", locale)
+            answer = t("lobby.computer_added", locale, name=name, strength=shown)
         elif action is Action.REMOVE_COMPUTER:
             table = await tables.remove_computer(tid, user.id)
             answer = t("lobby.computer_removed", locale)
