@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.text import t
+from bot.text import DEFAULT_LOCALE, t
 from rummy_engine import (
     Action,
     Game,
@@ -453,7 +453,8 @@ def run_offline(args: argparse.Namespace) -> int:
         if args.games < 1:
             raise Refused("offline.bad_games", value=args.games)
     except Refused as refused:
-        print(t(refused.key, command=args.command, **refused.params), file=sys.stderr)
+        text = t(refused.key, DEFAULT_LOCALE, command=args.command, **refused.params)
+        print(text, file=sys.stderr)
         return 2
     except RuleViolation as error:
         problem = t(error.code, **error.params)
