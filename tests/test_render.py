@@ -615,8 +615,8 @@ def test_default_renderer_is_used_when_none_given() -> None:
 
 
 def test_font_ships_with_its_licence() -> None:
-    repo = Path(__file__).resolve().parents[1]
-    assert FONT_PATH.is_relative_to(repo / "assets" / "fonts")
+    package = Path(__file__).resolve().parents[1] / "bot" / "render"
+    assert FONT_PATH.is_relative_to(package)  # package data: every install carries it
     licence = (FONT_PATH.parent / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
     assert "Bitstream" in licence and "Arev" in licence
 
