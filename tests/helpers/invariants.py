@@ -347,3 +347,71 @@ class SimcordWatch:
         self.table_ids |= watch.table_ids
         if found:
             raise InvariantBroken("what players see is not the stored table:\n" + "\n".join(found))
+
+
+# -- the loopback emulator -----------------------------------------------------------------------
+
+#: How long the emulator's bot (answering over real sockets, publishing after its answer) has
+#: to bring the channel to the stored table after a step.
+SETTLE_SECONDS = 5.0
+
+
+def emulator_messages(emu: Any) -> tuple[dict[int, list[Shown]], list[Shown]]:
+    """Every message the emulator holds: per server channel, and the direct messages."""
+    channels: dict[int, list[Shown]] = {}
+    private: list[Shown] = []
+    for channel in emu.channels.values():
+        shown = [
+            Shown(
+                m.id,
+                m.channel_id,
+                m.content,
+                m.components,
+                m.ephemeral,
+                tuple(a.filename for a in m.attachments),
+                m.edited_timestamp,
+            )
+            for m in emu.channel_messages(channel)
+        ]
+        if channel.is_dm:
+            private += shown
+        else:
+            channels[channel.id] = shown
+    return channels, private
+
+
+class EmulatorWatch:
+    """The invariant for an in-process bot under the emulator, before every step a test
+    injects and when the bot stops: the channel must reach the stored table within
+    :data:`SETTLE_SECONDS` (the bot publishes after it answers)."""
+
+    def __init__(self, emu: Any, store: Store) -> None:
+        self.emu, self.watch = emu, Watch(store)
+        self.private: list[str] = []
+
+    async def check(self) -> None:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SETTLE_SECONDS
+        while True:
+            channels, private = emulator_messages(self.emu)
+            table_ids = set(self.watch.table_ids)
+            found = await self.watch.violations(self.emu.guilds, channels, ())
+            self.private += private_violations(m for m in private if self.watch._new(m))
+            table_found = [f for f in found if not f.startswith("private")]
+            self.private += [f for f in found if f.startswith("private")]
+            if self.private or (not table_found and table_ids == self.watch.table_ids):
+                break
+            if loop.time() > deadline:
+                break
+            await asyncio.sleep(0.02)
+        found = self.private + table_found
+        if found:
+            raise InvariantBroken("what players see is not the stored table:\n" + "\n".join(found))
+
+
+def emulator_watch(emu: Any, bot: Any) -> EmulatorWatch | None:
+    """The watch for ``bot`` (None for a client that is not the rummy bot)."""
+    store = getattr(bot, "store", None)
+    return None if store is None else EmulatorWatch(emu, store)
