@@ -497,8 +497,11 @@ class TableService:
             return normalise(table.record.locale)
         return normalise(await self._server_locale(table.record.guild_id))
 
-    async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
-        """Close a lobby or stop a game without a result (host, or a member with Manage Server).
+    async def cancel(
+        self, table_id: int, by: int, *, can_manage_server: bool = False, lobby_only: bool = False
+    ) -> Table:
+        """Close a lobby or stop a game without a result (host, or a member with Manage Server);
+        ``lobby_only``: a lobby only (a game started since is refused).
 
         Reads only the table's record, never its game: a table whose stored state cannot be
         loaded can still be cancelled (it is archived as cancelled, never deleted).
@@ -511,6 +514,8 @@ class TableService:
                 raise Refusal("table.host_or_manager")
             if record.status not in ("lobby", "active"):
                 raise Refusal("table.not_open")
+            if lobby_only and record.status != "lobby":
+                raise Refusal("lobby.already_started")
             record = await self.store.update_table_status(table_id, "cancelled")
             self._remember(record)
             try:

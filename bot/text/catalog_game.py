@@ -138,6 +138,7 @@ GAME_EN: dict[str, str] = {
     "table.reposted": "The table is below.",
     "turn.notice": "🔔 {player}, your turn (round {round}).",
     "turn.not_yours_named": "It is {player}'s turn.",
+    "button.lobby_started": "The game has started, so this lobby button no longer applies: play with the buttons on the table message, or type /rummy leave to leave the game.",
     "button.stale": "That button is from an earlier turn; use the buttons on the current table message.",
     "button.not_for_you": "This panel belongs to another player.",
     "button.unknown": "That button no longer does anything; use the buttons on the current table message.",
