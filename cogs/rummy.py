@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import moves
+from bot.services.actions import Action
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
@@ -21,8 +22,8 @@ from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
-from bot.ui.widgets import Action, bound_items
-from rummy_engine import End, Variant, option_spec
+from bot.ui.widgets import bound_items
+from rummy_engine import End, Source, Variant, option_spec
 from rummy_engine.ai import Strength
 
 
@@ -47,7 +48,7 @@ COMPUTER_ACTIONS: list[app_commands.Choice[str]] = [
     choice("choice.computer.remove", Action.REMOVE_COMPUTER.value),
 ]
 TEAMS: list[app_commands.Choice[int]] = [choice("choice.team.0", 0), choice("choice.team.1", 1)]
-SOURCES = _choices("choice.source", "stock", "discard")
+SOURCES = _choices("choice.source", *(s.value for s in Source))
 LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
 STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
@@ -170,13 +171,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     async def draw(
         self, interaction: discord.Interaction, source: app_commands.Choice[str] | None = None
     ) -> None:
-        build = moves.typed("draw", source=source.value if source else "stock")
+        build = moves.draw(Source(source.value) if source else Source.STOCK)
         await self.play_.play(interaction, None, build)
 
     @app_commands.command(name="lay", description=text("command.lay"))
     @app_commands.describe(melds=text("command.lay.melds"))
     async def lay(self, interaction: discord.Interaction, melds: str) -> None:
-        await self.play_.play(interaction, None, moves.typed("lay", melds=melds))
+        await self.play_.play(interaction, None, moves.lay(melds))
 
     @app_commands.command(name="add", description=text("command.add"))
     @describe_all("add", "meld", "cards", "end")
@@ -188,7 +189,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         cards: str,
         end: app_commands.Choice[str] | None = None,
     ) -> None:
-        build = moves.typed("add", meld=meld, cards=cards, end=end.value if end else None)
+        build = moves.add(meld, cards, End(end.value) if end else None)
         await self.play_.play(interaction, None, build)
 
     @app_commands.command(name="swap", description=text("command.swap"))
@@ -196,16 +197,16 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     async def swap(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], card: str
     ) -> None:
-        await self.play_.play(interaction, None, moves.typed("swap", meld=meld, card=card))
+        await self.play_.play(interaction, None, moves.swap(meld, card))
 
     @app_commands.command(name="discard", description=text("command.discard"))
     @describe_all("discard", "card")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.play_.play(interaction, None, moves.typed("discard", card=card))
+        await self.play_.play(interaction, None, moves.discard(card))
 
     @app_commands.command(name="undo", description=text("command.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self.play_.play(interaction, None, moves.typed("undo"))
+        await self.play_.play(interaction, None, moves.undo())
 
     @app_commands.command(name="hint", description=text("command.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:
