@@ -17,13 +17,13 @@ from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
 from bot.ui.autocomplete import Suggestions
-from bot.ui.commands import choice, describe_all, plain, text
+from bot.ui.commands import choice, describe_all, optional_choices, plain, text
 from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
 from bot.ui.widgets import bound_items
-from rummy_engine import End, Source, Variant, option_spec
+from rummy_engine import OPTION_SPECS, End, Source, Variant, option_spec
 from rummy_engine.ai import Strength
 
 
@@ -54,14 +54,9 @@ STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
 # minutes read the same in every language; "off" is named by the catalogue
 TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
-NEW_OPTIONS = (
-    "ace_mode",
-    "discard_take",
-    "bar_in_1v1",
-    "max_jokers_per_meld",
-    "basic_rounds",
-    TIMER_KEY,
-)
+#: The table options ``/rummy new`` offers: the engine's common ones, then the turn timer.
+NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY)
+NEW_CHOICES = {key: TIMERS if key == TIMER_KEY else _option_choices(key) for key in NEW_OPTIONS}
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("command.rummy")):
@@ -74,40 +69,19 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     # -- tables ---------------------------------------------------------------------------------
 
     @app_commands.command(name="new", description=text("command.new"))
-    @app_commands.describe(
-        **{
-            name: text(f"command.new.{name}")
-            for name in ("variant", "mode", *NEW_OPTIONS, "language")
-        }
-    )
-    @app_commands.choices(
-        variant=VARIANTS,
-        mode=MODES,
-        ace_mode=_option_choices("ace_mode"),
-        discard_take=_option_choices("discard_take"),
-        bar_in_1v1=_option_choices("bar_in_1v1"),
-        max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
-        basic_rounds=_option_choices("basic_rounds"),
-        language=LANGUAGES,
-        turn_timer=TIMERS,
-    )
+    @describe_all("new", "variant", "mode", *NEW_OPTIONS, "language")
+    @app_commands.choices(variant=VARIANTS, mode=MODES, language=LANGUAGES, **NEW_CHOICES)
+    @optional_choices(*NEW_OPTIONS)
     async def new(
         self,
         interaction: discord.Interaction,
+        /,
         variant: app_commands.Choice[str],
         mode: app_commands.Choice[str] | None = None,
-        ace_mode: app_commands.Choice[str] | None = None,
-        discard_take: app_commands.Choice[str] | None = None,
-        bar_in_1v1: app_commands.Choice[str] | None = None,
-        max_jokers_per_meld: app_commands.Choice[str] | None = None,
-        basic_rounds: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
-        turn_timer: app_commands.Choice[str] | None = None,
+        **chosen: app_commands.Choice[str] | None,
     ) -> None:
-        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds, turn_timer)
-        options: dict[str, object] = {
-            key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
-        }
+        options: dict[str, object] = {key: c.value for key, c in chosen.items() if c is not None}
         await self.lobby.new_table(
             interaction,
             Variant(variant.value),
