@@ -12,17 +12,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.services import moves
+from bot.services.actions import Action
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
 from bot.ui.autocomplete import Suggestions
-from bot.ui.commands import choice, describe_all, plain, text
+from bot.ui.commands import choice, describe_all, optional_choices, plain, text
 from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
-from bot.ui.widgets import Action, bound_items
-from rummy_engine import End, Variant, option_spec
+from bot.ui.widgets import bound_items
+from rummy_engine import OPTION_SPECS, End, Source, Variant, option_spec
 from rummy_engine.ai import Strength
 
 
@@ -47,20 +48,15 @@ COMPUTER_ACTIONS: list[app_commands.Choice[str]] = [
     choice("choice.computer.remove", Action.REMOVE_COMPUTER.value),
 ]
 TEAMS: list[app_commands.Choice[int]] = [choice("choice.team.0", 0), choice("choice.team.1", 1)]
-SOURCES = _choices("choice.source", "stock", "discard")
+SOURCES = _choices("choice.source", *(s.value for s in Source))
 LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
 STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
 # minutes read the same in every language; "off" is named by the catalogue
 TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
-NEW_OPTIONS = (
-    "ace_mode",
-    "discard_take",
-    "bar_in_1v1",
-    "max_jokers_per_meld",
-    "basic_rounds",
-    TIMER_KEY,
-)
+#: The table options ``/rummy new`` offers: the engine's common ones, then the turn timer.
+NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY)
+NEW_CHOICES = {key: TIMERS if key == TIMER_KEY else _option_choices(key) for key in NEW_OPTIONS}
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("command.rummy")):
@@ -73,40 +69,19 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     # -- tables ---------------------------------------------------------------------------------
 
     @app_commands.command(name="new", description=text("command.new"))
-    @app_commands.describe(
-        **{
-            name: text(f"command.new.{name}")
-            for name in ("variant", "mode", *NEW_OPTIONS, "language")
-        }
-    )
-    @app_commands.choices(
-        variant=VARIANTS,
-        mode=MODES,
-        ace_mode=_option_choices("ace_mode"),
-        discard_take=_option_choices("discard_take"),
-        bar_in_1v1=_option_choices("bar_in_1v1"),
-        max_jokers_per_meld=_option_choices("max_jokers_per_meld"),
-        basic_rounds=_option_choices("basic_rounds"),
-        language=LANGUAGES,
-        turn_timer=TIMERS,
-    )
+    @describe_all("new", "variant", "mode", *NEW_OPTIONS, "language")
+    @app_commands.choices(variant=VARIANTS, mode=MODES, language=LANGUAGES, **NEW_CHOICES)
+    @optional_choices(*NEW_OPTIONS)
     async def new(
         self,
         interaction: discord.Interaction,
+        /,
         variant: app_commands.Choice[str],
         mode: app_commands.Choice[str] | None = None,
-        ace_mode: app_commands.Choice[str] | None = None,
-        discard_take: app_commands.Choice[str] | None = None,
-        bar_in_1v1: app_commands.Choice[str] | None = None,
-        max_jokers_per_meld: app_commands.Choice[str] | None = None,
-        basic_rounds: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
-        turn_timer: app_commands.Choice[str] | None = None,
+        **chosen: app_commands.Choice[str] | None,
     ) -> None:
-        given = (ace_mode, discard_take, bar_in_1v1, max_jokers_per_meld, basic_rounds, turn_timer)
-        options: dict[str, object] = {
-            key: choice.value for key, choice in zip(NEW_OPTIONS, given, strict=True) if choice
-        }
+        options: dict[str, object] = {key: c.value for key, c in chosen.items() if c is not None}
         await self.lobby.new_table(
             interaction,
             Variant(variant.value),
@@ -170,13 +145,13 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     async def draw(
         self, interaction: discord.Interaction, source: app_commands.Choice[str] | None = None
     ) -> None:
-        build = moves.typed("draw", source=source.value if source else "stock")
+        build = moves.draw(Source(source.value) if source else Source.STOCK)
         await self.play_.play(interaction, None, build)
 
     @app_commands.command(name="lay", description=text("command.lay"))
     @app_commands.describe(melds=text("command.lay.melds"))
     async def lay(self, interaction: discord.Interaction, melds: str) -> None:
-        await self.play_.play(interaction, None, moves.typed("lay", melds=melds))
+        await self.play_.play(interaction, None, moves.lay(melds))
 
     @app_commands.command(name="add", description=text("command.add"))
     @describe_all("add", "meld", "cards", "end")
@@ -188,7 +163,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         cards: str,
         end: app_commands.Choice[str] | None = None,
     ) -> None:
-        build = moves.typed("add", meld=meld, cards=cards, end=end.value if end else None)
+        build = moves.add(meld, cards, End(end.value) if end else None)
         await self.play_.play(interaction, None, build)
 
     @app_commands.command(name="swap", description=text("command.swap"))
@@ -196,16 +171,16 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     async def swap(
         self, interaction: discord.Interaction, meld: app_commands.Range[int, 1, 200], card: str
     ) -> None:
-        await self.play_.play(interaction, None, moves.typed("swap", meld=meld, card=card))
+        await self.play_.play(interaction, None, moves.swap(meld, card))
 
     @app_commands.command(name="discard", description=text("command.discard"))
     @describe_all("discard", "card")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
-        await self.play_.play(interaction, None, moves.typed("discard", card=card))
+        await self.play_.play(interaction, None, moves.discard(card))
 
     @app_commands.command(name="undo", description=text("command.undo"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        await self.play_.play(interaction, None, moves.typed("undo"))
+        await self.play_.play(interaction, None, moves.undo())
 
     @app_commands.command(name="hint", description=text("command.hint"))
     async def hint(self, interaction: discord.Interaction) -> None:

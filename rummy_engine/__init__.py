@@ -15,7 +15,8 @@ What is here, by job:
   :func:`parse_meld_groups`, :func:`format_cards`, :func:`take_matching`;
 * melds — :func:`make_meld` (the order given is the meld), :func:`arrangements` (the legal orders
   of a selection), :func:`extend_meld` / :func:`can_extend` / :func:`layoff_ends` (lay-offs and
-  the :class:`End` a joker takes), :func:`swap_target`, :func:`joker_candidates`;
+  the :class:`End` a joker takes), :func:`swap_target`, :func:`joker_candidates`,
+  :func:`meld_targets` (where chosen cards can be added or swapped in);
 * play — :class:`Game` (``apply`` / ``verify`` / ``can`` / ``copy``), the actions, :func:`parse_lay` /
   :func:`format_lay`, :func:`player_view`;
 * positions — :class:`Position` builds a checked mid-round :class:`Game` from notation;
@@ -102,6 +103,7 @@ from rummy_engine.table_options import (
     options_for,
     shown_value,
 )
+from rummy_engine.targets import Targets, meld_targets
 from rummy_engine.values import (
     basic_value,
     hand_penalty,
@@ -156,6 +158,7 @@ __all__ = [
     "Suit",
     "Swap",
     "TableMeld",
+    "Targets",
     "UndoTake",
     "Variant",
     "action_from_json",
@@ -172,6 +175,7 @@ __all__ = [
     "make_deck",
     "make_meld",
     "meld_opening_value",
+    "meld_targets",
     "opening_value",
     "option_spec",
     "options_for",

@@ -69,6 +69,7 @@ __all__ = [
     "extension_targets",
     "find_melds",
     "going_out",
+    "layoff_targets",
     "swap_targets",
 ]
 
@@ -1398,7 +1399,12 @@ def _discard_order(cards: Sequence[Card], taken: Card | None, rules: Rules) -> l
 
 def extension_targets(card: Card, table: Sequence[Meld], rules: Rules) -> list[int]:
     """Indexes of the table melds that ``card`` alone can be laid off on."""
-    return [i for i, meld in enumerate(table) if can_extend(meld, [card], rules)]
+    return layoff_targets([card], table, rules)
+
+
+def layoff_targets(cards: Sequence[Card], table: Sequence[Meld], rules: Rules) -> list[int]:
+    """Indexes of the table melds that ``cards``, all together, can be laid off on."""
+    return [i for i, meld in enumerate(table) if can_extend(meld, cards, rules)]
 
 
 def swap_targets(card: Card, table: Sequence[Meld]) -> list[int]:

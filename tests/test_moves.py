@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.services import moves, selection
+from bot.services.actions import Action
 from bot.services.refusal import Refusal
 from rummy_engine import (
     End,
@@ -24,16 +25,16 @@ def test_typed_lay_is_read_by_the_engine() -> None:
     """The bot has no lay parser of its own: ``/rummy lay`` builds what the engine reads."""
     game = position(Rules(Variant.R51, 2), ["7h 8h 9h Qs Qd Qc 2c", "3c 4c"])
     text = "7h 8h 9h | Qs Qd Qc | +3 10h Jh"
-    assert moves.typed("lay", melds=text)(game, 1) == parse_lay(1, text)
-    assert moves.typed("lay", melds=text)(game, 1) == Lay(
+    assert moves.lay(text)(game, 1) == parse_lay(1, text)
+    assert moves.lay(text)(game, 1) == Lay(
         1,
         (tuple(parse_faces("7h 8h 9h")), tuple(parse_faces("Qs Qd Qc"))),
         ((2, tuple(parse_faces("10h Jh"))),),
     )
     with pytest.raises(NotationError, match="No cards were given"):
-        moves.typed("lay", melds=" | ")(game, 1)
+        moves.lay(" | ")(game, 1)
     with pytest.raises(NotationError, match="'9x' is not a card"):
-        moves.typed("lay", melds="7h 8h 9x")(game, 1)
+        moves.lay("7h 8h 9x")(game, 1)
 
 
 def test_panel_lay_splits_the_chosen_cards_into_melds() -> None:
@@ -50,7 +51,7 @@ def test_choices_ride_in_custom_ids() -> None:
     faces = parse_faces("10h JK As 2c")
     assert selection.encode(faces) == "ThJKAs2c"
     assert selection.decode("ThJKAs2c") == faces
-    click = moves.clicked("discard", selection.encode([parse_face("Kc")]), [])
+    click = moves.clicked(Action.DISCARD, selection.encode([parse_face("Kc")]), [])
     assert click(position(Rules(Variant.R51, 2), ["Kc 2d", "3c"]), 0).card == parse_face("Kc")
 
 
@@ -68,7 +69,7 @@ def test_panel_lay_asks_when_a_joker_could_sit_low_or_high() -> None:
     orders = {" ".join(f.text for f in lay[0]) for lay in asked.value.options}  # type: ignore[index]
     assert asked.value.kind == "arrange" and orders == {"JK Qh Kh", "Qh Kh JK"}
     value = selection.encode_melds(parse_meld_groups("JK Qh Kh"))
-    assert moves.clicked("arrange", "", [value])(game, 0) == Lay(
+    assert moves.clicked(Action.ARRANGE, "", [value])(game, 0) == Lay(
         0, (tuple(parse_faces("JK Qh Kh")),)
     )
 
@@ -79,22 +80,22 @@ def test_a_joker_added_to_a_run_names_its_end() -> None:
         Rules(Variant.R51, 2), ["JK 2c 9d", "3c 4c"], table=[("5c 6c 7c", 0)], opened=[0]
     )
     with pytest.raises(Refusal, match=r"add\.which_end") as refused:
-        moves.typed("add", meld=1, cards="JK")(game, 0)
+        moves.add(1, "JK")(game, 0)
     assert refused.value.params == {"meld": 1, "low": "4♣", "high": "8♣"}
-    low = moves.typed("add", meld=1, cards="JK", end="low")(game, 0)
+    low = moves.add(1, "JK", End.LOW)(game, 0)
     assert low == Lay(0, (), ((0, (parse_face("JK"),)),), (End.LOW,))
     with pytest.raises(moves.Ask) as asked:
-        moves.clicked("addto", "JK", ["1"])(game, 0)
+        moves.clicked(Action.ADD_TO, "JK", ["1"])(game, 0)
     assert asked.value.kind == "end" and asked.value.options == (End.LOW, End.HIGH)
     assert moves.end_labels(game, 0, 1, parse_faces("JK")) == {End.LOW: "4♣", End.HIGH: "8♣"}
-    high = moves.clicked("addend", "1_JK", ["high"])(game, 0)
+    high = moves.clicked(Action.ADD_END, "1_JK", ["high"])(game, 0)
     assert high == Lay(0, (), ((0, (parse_face("JK"),)),), (End.HIGH,))
-    assert moves.typed("add", meld=1, cards="JK low")(game, 0) == low, "the notation's end word"
+    assert moves.add(1, "JK low")(game, 0) == low, "the notation's end word"
     with pytest.raises(Refusal) as both:
-        moves.typed("add", meld=1, cards="JK low", end="high")(game, 0)
+        moves.add(1, "JK low", End.HIGH)(game, 0)
     assert both.value.code == "notation.two_ends"
     with pytest.raises(Refusal) as melds:
-        moves.typed("add", meld=1, cards="8c | 2c 2c 2c")(game, 0)
+        moves.add(1, "8c | 2c 2c 2c")(game, 0)
     assert melds.value.code == "add.one_meld"
     # a joker that only fits one end, or a natural card, needs no answer
-    assert moves.typed("add", meld=1, cards="8c")(game, 0).ends == ()
+    assert moves.add(1, "8c")(game, 0).ends == ()

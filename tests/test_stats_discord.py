@@ -1,9 +1,7 @@
-"""SimCord tests of /rummy leaderboard, /rummy stats and the persistent page buttons.
-
-The bot here is test-only but wired the way the real one must be: a ``rummy`` GroupCog whose
-two thin commands call :mod:`bot.ui.leaderboard`, ``bot.stats`` exposing the service, and
-``add_dynamic_items(bound_page_button(service))`` so old page buttons work after a restart.
-"""
+"""SimCord tests of /rummy leaderboard, /rummy stats and the persistent page buttons, on the
+real bot and its real ``/rummy`` cog (``cogs/rummy.py``): the commands as registered, the
+statistics service start-up builds (``bot.stats``), the page buttons it registers so old pages
+still turn after a restart."""
 
 from __future__ import annotations
 
@@ -14,27 +12,16 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 import simcord
-from discord import app_commands
-from discord.ext import commands
 
-from bot.services.stats import FinishedGame, StatsService
-from bot.storage import SeatRecord, SqliteStore
+from bot.app import RummyBot
+from bot.services.stats import FinishedGame
+from bot.storage import SeatRecord
 from bot.text import MESSAGES
 from bot.text.catalog_stats import STATS_EN
-from bot.ui import errors
-from bot.ui.leaderboard import (
-    SCOPE_CHOICES,
-    SORT_CHOICES,
-    VARIANT_CHOICES,
-    bound_page_button,
-    leaderboard_command,
-    stats_command,
-)
 from rummy_engine import Game, Phase, Rules, Variant
-from tests.discord.conftest import assert_only_refusals
+from tests.discord.conftest import assert_only_refusals, make_bot
 
 
 def test_the_statistics_sentences_are_in_the_catalogue() -> None:
@@ -43,60 +30,15 @@ def test_the_statistics_sentences_are_in_the_catalogue() -> None:
     assert all(english.get(key) == text for key, text in STATS_EN.items())
 
 
-class RummyCog(commands.GroupCog, group_name="rummy", group_description="Rummy"):
-    """Stand-in for the lead's /rummy GroupCog: only the two thin statistics commands."""
-
-    def __init__(self, bot: StatsBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="leaderboard", description="Ranked players")
-    @app_commands.choices(variant=VARIANT_CHOICES, scope=SCOPE_CHOICES, sort=SORT_CHOICES)
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction,
-        variant: str | None = None,
-        scope: str = "server",
-        sort: str = "rating",
-    ) -> None:
-        await leaderboard_command(
-            interaction, self.bot.stats, variant=variant, scope=scope, sort=sort
-        )
-
-    @app_commands.command(name="stats", description="A player's statistics")
-    async def stats(
-        self, interaction: discord.Interaction, player: discord.Member | None = None
-    ) -> None:
-        await stats_command(interaction, self.bot.stats, player=player)
-
-
-class StatsBot(commands.Bot):
-    """A fresh instance per (re)start; only the SQLite file is shared."""
-
-    def __init__(self, db_path: Path) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
-        self.store = SqliteStore(db_path)
-        self.stats = StatsService(self.store)  # the documented attribute the buttons use
-
-    async def setup_hook(self) -> None:
-        await self.store.open()
-        await self.add_cog(RummyCog(self))
-        self.add_dynamic_items(bound_page_button(self.stats))
-        self.tree.on_error = errors.answer  # type: ignore[method-assign]
-        await self.tree.sync()
-
-    async def close(self) -> None:
-        await self.store.close()
-        await super().close()
-
-
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "rummy.sqlite3"
 
 
 @pytest.fixture
-def simcord_bot(db_path: Path) -> StatsBot:
-    return StatsBot(db_path)
+def simcord_bot(db_path: Path) -> RummyBot:
+    """The real bot with its real ``/rummy`` cog; only the SQLite file survives a restart."""
+    return make_bot(db_path)
 
 
 @dataclass
@@ -144,7 +86,7 @@ async def seed(world: World) -> None:
     """24 players: 22 strangers win/lose in pairs; alice and bob share the last game, which
     alice loses, so she ranks last (24th) by wins, off the first page."""
     bot = world.env.bot
-    assert isinstance(bot, StatsBot)
+    assert isinstance(bot, RummyBot)
     service = bot.stats
     for n in range(11):
         winner, loser = 10_000 + 2 * n, 10_001 + 2 * n
@@ -242,7 +184,7 @@ async def test_page_button_works_after_a_restart(world: World, db_path: Path) ->
     assert posted.response is not None
 
     old = world.env.bot
-    await world.env.restart_bot(StatsBot(db_path))
+    await world.env.restart_bot(make_bot(db_path))
     await old.close()
 
     clicked = await world.alice.click(posted.response, label="Next")

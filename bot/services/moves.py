@@ -13,9 +13,10 @@ from dataclasses import replace
 from itertools import product
 
 from bot.services import selection
+from bot.services.actions import Action
 from bot.services.refusal import Refusal
+from rummy_engine import Action as Move
 from rummy_engine import (
-    Action,
     Discard,
     Draw,
     End,
@@ -32,7 +33,8 @@ from rummy_engine import (
 )
 from rummy_engine.cards import take_matching
 
-Builder = Callable[[Game, int], Action]
+#: Builds the engine's move for (the current game, the caller's seat).
+Builder = Callable[[Game, int], Move]
 
 #: How many arrangements the panel offers at most (a Discord select holds 25 options).
 MAX_CHOICES = 25
@@ -59,60 +61,66 @@ class Ask(Exception):
         self.kind, self.options, self.meld, self.cards = kind, options, meld, cards
 
 
-def typed(
-    action: str,
-    *,
-    source: str = "stock",
-    melds: str = "",
-    meld: int = 0,
-    cards: str = "",
-    card: str = "",
-    end: str | None = None,
-) -> Builder:
-    """Builders for the typed commands; the notation is parsed by the engine."""
-    if action == "draw":
-        return lambda game, seat: Draw(seat, Source(source))
-    if action == "lay":
-        return lambda game, seat: parse_lay(seat, melds)
-    if action == "undo":
-        return lambda game, seat: UndoTake(seat)
-    if action == "add":
-        return lambda game, seat: named_ends(game, typed_add(seat, meld, cards, end))
-    if action == "swap":
-        return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
-    if action == "discard":
-        return lambda game, seat: Discard(seat, parse_face(card))
-    raise Refusal("button.unknown")
+def draw(source: Source = Source.STOCK) -> Builder:
+    """``/rummy draw`` and the Draw / Take buttons."""
+    return lambda game, seat: Draw(seat, source)
 
 
-def clicked(action: str, arg: str, values: list[str]) -> Builder:
-    """The action a click asks for; ``arg`` carries the cards chosen in the panel."""
-    if action == "draw":
-        return lambda game, seat: Draw(seat, Source.STOCK)
-    if action == "take":
-        return lambda game, seat: Draw(seat, Source.DISCARD)
-    if action == "undo":
-        return lambda game, seat: UndoTake(seat)
-    if action == "arrange":
-        return lambda game, seat: Lay(seat, selection.decode_melds(values[0]))
-    if action == "addend":
-        number, _, cards = arg.partition("_")
-        added = tuple(selection.decode(cards))
-        end = End(values[0])
-        return lambda game, seat: Lay(seat, (), ((int(number) - 1, added),), (end,))
+def lay(melds: str) -> Builder:
+    """``/rummy lay``: the notation is parsed by the engine."""
+    return lambda game, seat: parse_lay(seat, melds)
+
+
+def add(meld: int, cards: str, end: End | None = None) -> Builder:
+    """``/rummy add``: ``cards`` onto table meld ``meld`` (1-based), at ``end`` if named."""
+    return lambda game, seat: named_ends(game, typed_add(seat, meld, cards, end))
+
+
+def swap(meld: int, card: str) -> Builder:
+    """``/rummy swap``: ``card`` frees the joker of table meld ``meld`` (1-based)."""
+    return lambda game, seat: Swap(seat, meld - 1, parse_face(card))
+
+
+def discard(card: str) -> Builder:
+    """``/rummy discard``."""
+    return lambda game, seat: Discard(seat, parse_face(card))
+
+
+def undo() -> Builder:
+    """``/rummy undo`` and the Undo button: give the taken discard back."""
+    return lambda game, seat: UndoTake(seat)
+
+
+def clicked(action: Action, arg: str, values: Sequence[str]) -> Builder:
+    """The move a click asks for; ``arg`` carries the cards chosen in the panel (or, for
+    :attr:`Action.ADD_END`, the meld and the cards), ``values`` what a select chose."""
+    match action:
+        case Action.DRAW:
+            return draw(Source.STOCK)
+        case Action.TAKE:
+            return draw(Source.DISCARD)
+        case Action.UNDO:
+            return undo()
+        case Action.ARRANGE:
+            return lambda game, seat: Lay(seat, selection.decode_melds(values[0]))
+        case Action.ADD_END:
+            number, _, cards = arg.partition("_")
+            added, end = tuple(selection.decode(cards)), End(values[0])
+            return lambda game, seat: Lay(seat, (), ((int(number) - 1, added),), (end,))
     chosen = selection.decode(arg) if arg else []
-    if action == "discard":
-        return lambda game, seat: Discard(seat, _one(chosen, "discard"))
-    if action == "addto":
-        return lambda game, seat: add_chosen(game, seat, int(values[0]), chosen)
-    if action == "swapin":
-        return lambda game, seat: Swap(seat, int(values[0]) - 1, _one(chosen, "swap"))
-    if action == "lay":
-        return lambda game, seat: lay_selection(game, seat, chosen)
+    match action:
+        case Action.DISCARD:
+            return lambda game, seat: Discard(seat, _one(chosen, "discard"))
+        case Action.ADD_TO:
+            return lambda game, seat: add_chosen(game, seat, int(values[0]), chosen)
+        case Action.SWAP_IN:
+            return lambda game, seat: Swap(seat, int(values[0]) - 1, _one(chosen, "swap"))
+        case Action.LAY:
+            return lambda game, seat: lay_selection(game, seat, chosen)
     raise Refusal("button.unknown")
 
 
-def typed_add(seat: int, meld: int, cards: str, end: str | None) -> Lay:
+def typed_add(seat: int, meld: int, cards: str, end: End | None) -> Lay:
     """``/rummy add``: the engine reads ``+meld cards`` as lay notation, so the notation's own
     end word works (``JK low``) as well as the command's ``end`` option; not both at once."""
     lay = parse_lay(seat, f"+{meld} {cards}")
@@ -121,8 +129,8 @@ def typed_add(seat: int, meld: int, cards: str, end: str | None) -> Lay:
     if end is None:
         return lay
     if lay.end_of(0) is not None:
-        raise Refusal("notation.two_ends", group=f"{cards} end:{end}")
-    return replace(lay, ends=(End(end),))
+        raise Refusal("notation.two_ends", group=f"{cards} end:{end.value}")
+    return replace(lay, ends=(end,))
 
 
 def _one(chosen: Sequence[Face], what: str) -> Face:

@@ -165,16 +165,8 @@ class Played:
     changed_hands: frozenset[int] = field(default_factory=frozenset)
 
     @property
-    def round_ended(self) -> bool:
-        return any(e.kind == "round_ended" for e in self.events)
-
-    @property
     def game_ended(self) -> bool:
         return any(e.kind == "game_ended" for e in self.events)
-
-    @property
-    def round_started(self) -> bool:
-        return any(e.kind == "round_started" for e in self.events)
 
 
 GameFinished = Callable[[Table], Awaitable[None]]

@@ -13,6 +13,7 @@ and the translator leaves them alone.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -71,3 +72,31 @@ def plain(name: str, value: V) -> app_commands.Choice[V]:
 def describe_all(command: str, *options: str) -> Callable[[T], T]:
     """``app_commands.describe`` with each option's text at ``command.<command>.<option>``."""
     return app_commands.describe(**{name: text(f"command.{command}.{name}") for name in options})
+
+
+def optional_choices(*names: str) -> Callable[[T], T]:
+    """Give a command callback that takes ``**chosen`` one optional choice parameter per name.
+
+    Why: discord.py reads a command's options from the callback's signature (through
+    ``inspect.signature``, which honours ``__signature__``), so options that come from data
+    (the engine's common table options) are declared here once instead of spelt out as
+    parameters. The callback receives them as keywords in ``chosen``; ``describe`` and
+    ``choices`` name them like any other parameter.
+    """
+
+    def declare(callback: T) -> T:
+        signature = inspect.signature(callback)
+        kept = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        added = [
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None,
+                annotation=app_commands.Choice[str] | None,
+            )
+            for name in names
+        ]
+        callback.__signature__ = signature.replace(parameters=[*kept, *added])
+        return callback
+
+    return declare

@@ -63,9 +63,3 @@ class UiContext:
         else:
             due = await self.autoplay.after(change)
             await self.reconciler.publish(change, actor_id=actor_id, deadlines=due)
-
-
-class HasUi:
-    """The attribute start-up gives the bot, read by the cogs' ``setup``."""
-
-    ui: UiContext

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.services.actions import Action
 from bot.services.refusal import Refusal
 from bot.services.tables import Played, Table
 from bot.text import option_value, t
@@ -21,7 +22,6 @@ from bot.ui.interaction import (
     reply,
 )
 from bot.ui.panels import LANGUAGE, settings_view, strength_view, value_view
-from bot.ui.widgets import Action
 from rummy_engine import Variant
 from rummy_engine.ai import Strength
 

@@ -27,7 +27,6 @@ import orjson
 from bot.render.drawing import Drawer
 from bot.render.renderer import Scene
 from bot.services import presenter
-from bot.services.presenter import Names
 from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
@@ -248,8 +247,3 @@ def turn_key(table: Table) -> str | None:
 
 def turn_text(table: Table, locale: str) -> str:
     return presenter.turn_notice(table, presenter.names_for(table), locale)
-
-
-def mention_of(names: Names, seat: int) -> int | None:
-    user = names.users.get(seat)
-    return int(user) if user else None

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.services.actions import Action
 from bot.services.seating import Mode
 from bot.services.selection import encode, encode_melds
 from bot.services.tables import Table
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY, shown_timer
 from bot.text import SUPPORTED_LOCALES, option_value, t
 from bot.text.safe import LABEL_LIMIT, cut
-from bot.ui.widgets import Action, TableButton, TableSelect, component_view
+from bot.ui.widgets import TableButton, TableSelect, component_view
 from rummy_engine import Card, End, Face, Meld, Phase, format_cards, option_spec, options_for
 from rummy_engine import shown_value as shown_option
 from rummy_engine.ai import Strength

@@ -29,9 +29,7 @@ from bot.ui.interaction import (
 from bot.ui.messages import hand_draft
 from bot.ui.panels import arrangement_select, end_select, panel_view
 from bot.ui.widgets import TableSelect
-from rummy_engine import Face, Phase, Rules, Variant
-from rummy_engine.cards import take_matching
-from rummy_engine.melds import Meld, can_extend, swap_target
+from rummy_engine import Face, Meld, Rules, Variant, meld_targets
 
 #: The calculator's table size: what a hand costs does not depend on it.
 COUNT_PLAYERS = 2
@@ -249,19 +247,10 @@ def _prefs_sentence(prefs: PlayerPrefs, locale: str) -> str:
 
 
 def _targets(table: Table, seat: int, chosen: Sequence[Face]) -> dict[str, list[tuple[int, Meld]]]:
-    """Table melds the chosen cards can extend, and melds where one chosen card frees a joker."""
+    """The engine's table melds for the chosen cards, numbered from 1 as the panel shows them."""
     game = table.require_game()
-    if not chosen or game.phase is not Phase.PLAY or game.current != seat:
-        return {}
-    try:
-        cards = take_matching(game.hands[seat], chosen)
-    except ValueError:
-        return {}
-    melds = [tm.meld for tm in game.table]
-    add = [(i + 1, m) for i, m in enumerate(melds) if can_extend(m, cards, game.rules)]
-    swap = [
-        (i + 1, m)
-        for i, m in enumerate(melds)
-        if len(cards) == 1 and swap_target(m, cards[0]) is not None
-    ]
-    return {"add_targets": add, "swap_targets": swap}
+    found = meld_targets(game, seat, chosen)
+    return {
+        "add_targets": [(i + 1, game.table[i].meld) for i in found.extend],
+        "swap_targets": [(i + 1, game.table[i].meld) for i in found.swap],
+    }

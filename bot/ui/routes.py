@@ -5,10 +5,11 @@ from __future__ import annotations
 import discord
 
 from bot.services import moves
+from bot.services.actions import ABSENT_CHOICES, Action
 from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
-from bot.ui.widgets import ABSENT_CHOICES, Action, Click, Router
+from bot.ui.widgets import Click, Router
 from rummy_engine.ai import Strength
 
 SEATING = frozenset(
@@ -71,7 +72,7 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await play.pick_cards(interaction, tid, click.values)
         else:
             in_panel = bool(interaction.message and interaction.message.flags.ephemeral)
-            build = moves.clicked(action.value, click.arg, list(click.values))
+            build = moves.clicked(action, click.arg, click.values)
             await play.play(interaction, tid, build, turn=click.turn, in_panel=in_panel)
 
     return route

@@ -11,46 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import discord
 
+from bot.services.actions import Action
 from bot.ui import errors
-
-
-class Action(StrEnum):
-    """What a component asks for; shared by the views that draw it and the handlers."""
-
-    JOIN = "join"
-    JOIN_A = "join_a"
-    JOIN_B = "join_b"
-    LEAVE = "leave"
-    SIT_OUT = "sitout"
-    START = "start"
-    CANCEL = "cancel"
-    SETTINGS = "settings"
-    ADD_COMPUTER = "addbot"
-    REMOVE_COMPUTER = "rmbot"
-    DRAW = "draw"
-    TAKE = "take"
-    HAND = "hand"
-    NEXT_ROUND = "next"
-    LAY = "lay"
-    DISCARD = "discard"
-    UNDO = "undo"
-    PICK = "pick"
-    ADD_TO = "addto"
-    SWAP_IN = "swapin"
-    SET_OPTION = "setopt"
-    SET_VALUE = "setval"
-    ARRANGE = "arrange"
-    ADD_END = "addend"
-    ADD_COMPUTER_AS = "addbotas"
-    ABSENT_REPLACE = "absrep"
-    ABSENT_WAIT = "abswait"
-    ABSENT_END = "absend"
-
 
 SELECT_ACTIONS = frozenset(
     {
@@ -65,12 +31,6 @@ SELECT_ACTIONS = frozenset(
     }
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS
-#: The host's answers about an absent player (the arg is the seat).
-ABSENT_CHOICES = {
-    Action.ABSENT_REPLACE: "replace",
-    Action.ABSENT_WAIT: "wait",
-    Action.ABSENT_END: "end",
-}
 _ARG = r"(?::(?P<arg>[A-Za-z0-9_]*))?"
 
 
@@ -98,6 +58,11 @@ class Click:
 Router = Callable[[discord.Interaction, Click], Awaitable[None]]
 
 
+def _decoded(match: re.Match[str]) -> tuple[int, int, Action, str]:
+    """(table, turn, action, arg) of a custom_id the template matched."""
+    return int(match["table"]), int(match["turn"]), Action(match["action"]), match["arg"] or ""
+
+
 class _Routed:
     """What both kinds of component share: decoding the custom_id and handing the click over.
 
@@ -110,16 +75,6 @@ class _Routed:
     turn: int
     action: Action
     arg: str
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Any:
-        routed = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(routed, item)  # type: ignore[arg-type]
-        routed.table_id, routed.turn = int(match["table"]), int(match["turn"])
-        routed.action, routed.arg = Action(match["action"]), match["arg"] or ""
-        return routed
 
     async def _route(self, interaction: discord.Interaction, values: Sequence[str]) -> None:
         click = Click(self.table_id, self.turn, self.action, self.arg, tuple(values))
@@ -140,7 +95,7 @@ class TableButton(
         table_id: int,
         turn: int,
         action: Action,
-        label: str,
+        label: str = "",
         *,
         arg: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -158,6 +113,14 @@ class TableButton(
         )
         self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
 
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """The clicked button again, from its custom_id (the label is not needed to route)."""
+        table_id, turn, action, arg = _decoded(match)
+        return cls(table_id, turn, action, arg=arg)
+
     async def callback(self, interaction: discord.Interaction) -> None:
         await self._route(interaction, ())
 
@@ -172,8 +135,8 @@ class TableSelect(
         table_id: int,
         turn: int,
         action: Action,
-        options: list[discord.SelectOption],
-        placeholder: str,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "",
         *,
         arg: str = "",
         max_values: int = 1,
@@ -181,7 +144,7 @@ class TableSelect(
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id(table_id, turn, action, arg),
-            options=options,
+            options=list(options),
             placeholder=placeholder[:150],
             min_values=0 if max_values > 1 else 1,
             max_values=max_values,
@@ -189,6 +152,14 @@ class TableSelect(
         )
         super().__init__(select)
         self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """The chosen select again, from its custom_id; discord.py then sets the values chosen."""
+        table_id, turn, action, arg = _decoded(match)
+        return cls(table_id, turn, action, arg=arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}

@@ -178,7 +178,7 @@ async def test_concurrent_moves_apply_once(world: World) -> None:
     bob, alice = world.players[1], world.players[0]
     await bob.slash(world.channel, "rummy discard", card="2s")
     table = await world.table()
-    draw = moves.typed("draw")
+    draw = moves.draw()
     results = await asyncio.gather(
         *(
             world.bot.tables.act(table.id, alice.user.id, draw, turn=table.require_game().turn)
@@ -318,8 +318,8 @@ async def test_late_publication_never_rewinds_the_table(world: World) -> None:
     await alice.slash(world.channel, "rummy draw")
     tables = world.bot.tables
     table = await world.table()
-    older = await tables.act(table.id, alice.user.id, moves.typed("discard", card="3c"))
-    newer = await tables.act(table.id, bob.user.id, moves.typed("draw"))
+    older = await tables.act(table.id, alice.user.id, moves.discard("3c"))
+    newer = await tables.act(table.id, bob.user.id, moves.draw())
     await world.bot.reconciler.publish(newer.table, events=newer.events)
     await world.bot.reconciler.publish(older.table, events=older.events)
     table_message = next(m for m in reversed(world.public_messages()) if m.components)
