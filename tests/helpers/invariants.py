@@ -102,8 +102,14 @@ def action_of(custom_id: str) -> Action | None:
         return None
 
 
-def live_actions(message: Shown) -> set[Action]:
-    found = (action_of(cid) for cid, _, disabled in buttons(message.components) if not disabled)
+def live_actions(message: Shown, table_id: int | None = None) -> set[Action]:
+    """The live actions of a message's buttons (of table ``table_id``'s buttons only, if given:
+    a channel may hold another table's live lobby)."""
+    found = (
+        action_of(cid)
+        for cid, _, disabled in buttons(message.components)
+        if not disabled and (table_id is None or cid.startswith(f"rummy:{table_id}:"))
+    )
     return {a for a in found if a is not None}
 
 
@@ -153,10 +159,11 @@ async def table_violations(
             f"stored phase calls for {sorted({str(action_of(c[0])) for c in wanted if not c[2]})}"
         )
     for message in public:
-        if message.id != shown.id and live_actions(message):
+        if message.id != shown.id and live_actions(message, table_id):
             found.append(
                 f"table #{table_id} ({phase}): message {message.id} still has live buttons "
-                f"{sorted(a.value for a in live_actions(message))}: {message.content[:80]!r}"
+                f"{sorted(a.value for a in live_actions(message, table_id))}: "
+                f"{message.content[:80]!r}"
             )
     found += _notice_violations(table, refs, locale, public)
     return found
