@@ -3,12 +3,12 @@ orders and the rows a finished game adds to the statistics.
 
 Why one module: both stores must rank, count and record exactly alike (the copy between them and
 the tests on both depend on it), so the logic that does not depend on the SQL dialect lives here
-once. Conditions use ``?`` placeholders; the PostgreSQL store numbers them.
+once. Conditions use ``?`` placeholders; the PostgreSQL driver numbers them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -64,14 +64,37 @@ def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
     return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3])
 
 
-def loaded_table(
-    record: TableRecord,
-    rows: Sequence[Sequence[Any]],
-    seat_from_row: Callable[[Sequence[Any]], SeatRecord],
-) -> LoadedTable:
-    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``, read by
-    the store's own ``seat_from_row``) and its player's preferences; a seatless table has one
-    row of NULL seat columns."""
+def seat_from_row(r: Sequence[Any]) -> SeatRecord:
+    """A seat of ``SEAT_COLUMNS`` (flags are 0/1 in SQLite, booleans in PostgreSQL)."""
+    return SeatRecord(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6])
+
+
+def player_from_row(row: Sequence[Any]) -> GamePlayerRecord:
+    """A recorded player of ``PLAYER_COLUMNS``."""
+    seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, *counts = row
+    score, rounds, rounds_won, penalty_total, rami_sec, best_opening = counts
+    return GamePlayerRecord(
+        seat,
+        user_id,
+        bool(is_computer),
+        name,
+        side,
+        partner_id,
+        place,
+        bool(won),
+        bool(forfeited),
+        score,
+        rounds,
+        rounds_won,
+        penalty_total,
+        rami_sec,
+        best_opening,
+    )
+
+
+def loaded_table(record: TableRecord, rows: Sequence[Sequence[Any]]) -> LoadedTable:
+    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``) and its
+    player's preferences; a seatless table has one row of NULL seat columns."""
     seated = [row[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
     seats = tuple(seat_from_row(r[:SEAT_WIDTH]) for r in seated)
     prefs = {

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.base import GamePlayerRecord, GameRecord
-from bot.storage.queries import PLAYER_COLUMNS, qualified
+from bot.storage.queries import PLAYER_COLUMNS, player_from_row, qualified
 
 #: Columns of a stored game, in :class:`GameRecord` order (after ``id``).
 GAME_COLUMNS = (
@@ -49,28 +49,6 @@ ADD_HISTORY_SQL = (
 )
 
 
-def _player(row: Sequence[Any]) -> GamePlayerRecord:
-    seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, *counts = row
-    score, rounds, rounds_won, penalty_total, rami_sec, best_opening = counts
-    return GamePlayerRecord(
-        seat,
-        user_id,
-        bool(is_computer),
-        name,
-        side,
-        partner_id,
-        place,
-        bool(won),
-        bool(forfeited),
-        score,
-        rounds,
-        rounds_won,
-        penalty_total,
-        rami_sec,
-        best_opening,
-    )
-
-
 def rated_games(
     game_rows: Sequence[Sequence[Any]],
     player_rows: Sequence[Sequence[Any]],
@@ -80,7 +58,7 @@ def rated_games(
     *moment* reads the store's time column. Rounds are left out: no rating depends on them."""
     players: dict[int, list[GamePlayerRecord]] = defaultdict(list)
     for row in player_rows:
-        players[int(row[0])].append(_player(row[1:]))
+        players[int(row[0])].append(player_from_row(row[1:]))
     return [
         GameRecord(
             id=row[0],
