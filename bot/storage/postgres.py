@@ -149,13 +149,6 @@ class PostgresStore(SqlStore):
             if pool is not None:
                 await pool.close()
 
-    async def __aenter__(self) -> PostgresStore:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
-
     @property
     def is_open(self) -> bool:
         return self._pool is not None

@@ -8,7 +8,8 @@ once. Conditions use ``?`` placeholders; the PostgreSQL driver numbers them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -18,6 +19,7 @@ from bot.storage.base import (
     TABLE_STATUSES,
     GamePlayerRecord,
     GameRecord,
+    GameRoundRecord,
     LeaderboardSort,
     LoadedTable,
     PlayerPrefs,
@@ -92,6 +94,31 @@ def player_from_row(row: Sequence[Any]) -> GamePlayerRecord:
     )
 
 
+def game_from_row(
+    row: Sequence[Any],
+    moment: Callable[[Any], datetime],
+    players: tuple[GamePlayerRecord, ...],
+    rounds: tuple[GameRoundRecord, ...] = (),
+) -> GameRecord:
+    """A recorded game of ``id, GAME_COLUMNS``; *moment* reads the store's time column."""
+    return GameRecord(
+        id=row[0],
+        table_id=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        variant=row[4],
+        mode=row[5],
+        options_json=row[6],
+        winner_sides_json=row[7],
+        scores_json=row[8],
+        rated=bool(row[9]),
+        started_at=moment(row[10]),
+        ended_at=moment(row[11]),
+        players=players,
+        rounds=rounds,
+    )
+
+
 def loaded_table(record: TableRecord, rows: Sequence[Sequence[Any]]) -> LoadedTable:
     """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``) and its
     player's preferences; a seatless table has one row of NULL seat columns."""
@@ -119,6 +146,11 @@ LOAD_TABLE_SQL = (
 )
 
 
+#: Columns of a stored game, in :class:`GameRecord` order (after ``id``).
+GAME_COLUMNS = (
+    "table_id, guild_id, channel_id, variant, mode, options, winner_sides, scores, rated, "
+    "started_at, ended_at"
+)
 PLAYER_COLUMNS = (
     "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
     "rounds_won, penalty_total, rami_sec, best_opening"

@@ -175,13 +175,6 @@ class SqliteStore(SqlStore):
             if conn is not None:
                 await conn.close()
 
-    async def __aenter__(self) -> SqliteStore:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
-
     @property
     def is_open(self) -> bool:
         """Whether :meth:`open` succeeded and :meth:`close` was not called yet."""

@@ -16,7 +16,7 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from bot.storage.base import (
     ALL_VARIANTS,
@@ -50,6 +50,7 @@ from bot.storage.base import (
     TableStatus,
 )
 from bot.storage.queries import (
+    GAME_COLUMNS,
     LAST_HUMAN_MOVE_SQL,
     LOAD_TABLE_SQL,
     PLAYER_COLUMNS,
@@ -61,6 +62,7 @@ from bot.storage.queries import (
     ahead_conditions,
     check_status,
     display,
+    game_from_row,
     loaded_table,
     player_from_row,
     prefs_from_row,
@@ -75,10 +77,6 @@ from bot.storage.statements import Row, Stmt, T, Tx, marks, one, values
 DEADLINE_COLUMNS = "table_id, kind, due_at, generation, seat, fired"
 MOVE_COLUMNS = "table_id, seq, actor_id, action, events, created_at"
 REF_COLUMNS = "table_id, kind, channel_id, message_id, stamp, revision"
-GAME_COLUMNS = (
-    "table_id, guild_id, channel_id, variant, mode, options, winner_sides, scores, rated, "
-    "started_at, ended_at"
-)
 ROUND_COLUMNS = "round_no, winner, outcome, penalties, points, totals"
 
 
@@ -118,6 +116,23 @@ class SqlStore(ABC):
 
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
+
+    # --- lifecycle: ``async with SqliteStore(path) as store:`` ---------------------------
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest version (a second call does nothing)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending work and release the connections. Safe to call twice."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     # --- the driver --------------------------------------------------------------------
 
@@ -620,21 +635,11 @@ class SqlStore(ABC):
         if found is None:
             return None
         row, players, rounds = found
-        return GameRecord(
-            table_id=row[1],
-            guild_id=row[2],
-            channel_id=row[3],
-            variant=row[4],
-            mode=row[5],
-            options_json=row[6],
-            winner_sides_json=row[7],
-            scores_json=row[8],
-            rated=bool(row[9]),
-            started_at=self._moment(row[10]),
-            ended_at=self._moment(row[11]),
-            players=tuple(player_from_row(p) for p in players),
-            rounds=tuple(GameRoundRecord(*r) for r in rounds),
-            id=row[0],
+        return game_from_row(
+            row,
+            self._moment,
+            tuple(player_from_row(p) for p in players),
+            tuple(GameRoundRecord(*r) for r in rounds),
         )
 
     def _order(self, sort: LeaderboardSort, alias: str = "") -> str:
