@@ -77,6 +77,7 @@ def required_permissions() -> discord.Permissions:
         view_channel=True,
         send_messages=True,
         send_messages_in_threads=True,
+        create_public_threads=True,
         embed_links=True,
         attach_files=True,
         read_message_history=True,
@@ -125,6 +126,10 @@ class RummyBot(commands.Bot):
         restore_tables: bool = True,
         extensions: tuple[str, ...] = EXTENSIONS,
     ) -> None:
+        # The bot never joins a voice channel: discord.py's warnings that voice libraries are
+        # missing (PyNaCl, davey) would only alarm the operator at every start.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,

@@ -1,4 +1,4 @@
-"""The ``rummy-bot`` command: run, sync, migrate, doctor, copy-db.
+"""The ``rummy-bot`` command: run, sync, migrate, doctor, copy-db, simulate, demo.
 
 Why the care about messages: the first thing most people do is run the command
 before configuring anything. They should get a sentence saying what to do next,
@@ -11,13 +11,13 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import os
 import sqlite3
 import sys
-import tempfile
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import asyncpg
 
@@ -29,9 +29,16 @@ from bot.config import (
     mask_token,
     token_is_well_formed,
 )
+from bot.preflight import (
+    Finding,
+    Level,
+    database_findings,
+    drawing_finding,
+    problems,
+    sqlite_findings,
+)
 from bot.storage import (
     LATEST_VERSION,
-    NotADatabase,
     StorageError,
     Store,
     describe_target,
@@ -39,7 +46,6 @@ from bot.storage import (
     make_store,
 )
 from bot.storage.pg_migrations import get_schema_version
-from bot.storage.sqlite import check_database_file
 from bot.text import t
 
 if TYPE_CHECKING:
@@ -54,31 +60,62 @@ EXIT_USAGE = 2  # missing or invalid configuration, like argparse's own usage er
 COMMANDS = ("run", "sync", "migrate", "doctor")
 
 
+DEFAULT_ENV_FILE = Path(".env")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser; ``--help`` lists every sub-command."""
-    parser = argparse.ArgumentParser(prog="rummy-bot", description=t("cli.description"))
-    parser.add_argument(
-        "--env-file", type=Path, default=Path(".env"), metavar="PATH", help=t("cli.help.env_file")
+    """The argument parser; ``--help`` lists every sub-command, and ``--env-file`` is taken
+    before or after any of them."""
+    # SUPPRESS: a sub-command that is not given --env-file keeps the one given before it.
+    env = argparse.ArgumentParser(add_help=False)
+    env.add_argument(
+        "--env-file", type=Path, default=argparse.SUPPRESS, metavar="PATH",
+        help=t("cli.help.env_file"),
     )
-    sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+    parser = argparse.ArgumentParser(
+        prog="rummy-bot", description=t("cli.description"), parents=[env]
+    )
+    sub = parser.add_subparsers(dest="command")
     for name in COMMANDS:
-        sub.add_parser(name, help=t(f"cli.help.{name}"), description=t(f"cli.help.{name}"))
+        sub.add_parser(
+            name, help=t(f"cli.help.{name}"), description=t(f"cli.help.{name}"), parents=[env]
+        )
     copy = sub.add_parser(
-        "copy-db", help=t("cli.help.copy_db"), description=t("cli.help.copy_db")
+        "copy-db", help=t("cli.help.copy_db"), description=t("cli.help.copy_db"), parents=[env]
     )
     copy.add_argument("source", metavar="FROM", type=database_argument)
     copy.add_argument("target", metavar="TO", type=database_argument)
     from bot.offline import add_offline_commands
 
-    add_offline_commands(sub)
+    add_offline_commands(sub, parents=[env])
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``rummy-bot`` console script; returns the exit code."""
+    """Entry point of the ``rummy-bot`` console script; returns the exit code.
+
+    A reader that stops early (``rummy-bot doctor | head``) ends the output quietly: the rest
+    of it goes to the null device instead of a ``BrokenPipeError`` traceback at exit.
+    """
+    code = EXIT_PROBLEM
+    try:
+        try:
+            code = _dispatch(argv)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return code
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     command: str = args.command or "run"
-    env_file: Path = args.env_file
+    named: Path | None = getattr(args, "env_file", None)
+    if named is not None and not (Path.cwd() / named).is_file():
+        print(t("config.env_file_missing", path=Path.cwd() / named), file=sys.stderr)
+        return EXIT_USAGE
+    env_file = named or DEFAULT_ENV_FILE
 
     if command == "doctor":
         return doctor(env_file, out=sys.stdout)
@@ -102,7 +139,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not settings.discord_token:
         print(t("cli.no_token"), file=sys.stderr)
         return EXIT_USAGE
+    if preflight_refuses(settings.database_target, drawing=command == "run"):
+        return EXIT_PROBLEM
     return run_bot(settings, settings.discord_token, sync_only=command == "sync")
+
+
+def preflight_refuses(*targets: str | Path, drawing: bool = False) -> bool:
+    """Whether a database (or the drawing) cannot be used, said in one sentence on stderr:
+    the checks ``doctor`` reports, made by every verb before it opens anything."""
+    for target in targets:
+        sentences = problems(database_findings(target))
+        if sentences:
+            print(
+                t("cli.database_unusable", path=describe_target(target), problems=" ".join(sentences)),
+                file=sys.stderr,
+            )
+            return True
+    if drawing:
+        finding = drawing_finding()
+        if finding.level == "problem":
+            print(t("cli.cannot_start", problem=finding.text), file=sys.stderr)
+            return True
+    return False
 
 
 def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
@@ -197,6 +255,8 @@ async def _sync_and_exit(bot: RummyBot, store: Store, token: str) -> None:
 def migrate(settings: Settings, *, out: TextIO) -> int:
     """Create or upgrade the database and print the versions before and after."""
     target = settings.database_target
+    if preflight_refuses(target):
+        return EXIT_PROBLEM
     try:
         before = asyncio.run(read_schema_version(target))
         after = asyncio.run(_open_and_report(target))
@@ -249,6 +309,8 @@ def copy_db(source: str | Path, target: str | Path, *, out: TextIO) -> int:
     from bot.services.copydb import CopyRefused, copy_database
 
     names = {"source": describe_target(source), "target": describe_target(target)}
+    if preflight_refuses(source, target):
+        return EXIT_PROBLEM
     try:
         result = asyncio.run(copy_database(source, target))
     except CopyRefused as refused:
@@ -276,9 +338,6 @@ def copy_db(source: str | Path, target: str | Path, *, out: TextIO) -> int:
 
 # --- doctor ---------------------------------------------------------------------------
 
-Level = Literal["ok", "problem", "note"]
-
-
 @dataclass
 class Report:
     """Lines of the doctor report; problems make the command exit non-zero."""
@@ -287,6 +346,9 @@ class Report:
 
     def add(self, level: Level, text: str) -> None:
         self.lines.append((level, text))
+
+    def extend(self, findings: list[Finding]) -> None:
+        self.lines.extend((finding.level, finding.text) for finding in findings)
 
     @property
     def problems(self) -> int:
@@ -325,6 +387,7 @@ def doctor(env_file: Path, *, out: TextIO) -> int:
             _check_database(settings.database, report)
         else:
             _check_postgres(settings.database_url, report)
+        report.extend([drawing_finding()])
         _describe_settings(settings, report)
     print(report.render(), file=out)
     return EXIT_PROBLEM if report.problems else EXIT_OK
@@ -350,22 +413,9 @@ def _check_token(settings: Settings, report: Report) -> None:
 
 def _check_database(path: Path, report: Report) -> None:
     report.add("note", t("doctor.db.path", path=path))
-    folder = path.parent
-    if not folder.is_dir():
-        report.add("problem", t("doctor.db.dir_missing", path=folder))
-        return
-    # os.access lies for root and on read-only mounts; actually try to write.
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".rummy-doctor-"):
-            pass
-    except OSError:
-        report.add("problem", t("doctor.db.not_writable", path=folder))
-    else:
-        report.add("ok", t("doctor.db.writable", path=folder))
-    if not path.exists():
-        report.add("note", t("doctor.db.absent"))
-        return
-    if not _database_file_ok(path, report):
+    findings = sqlite_findings(path)
+    report.extend(findings)
+    if problems(findings) or not path.exists():
         return
     try:
         with contextlib.closing(sqlite3.connect(path)) as conn:
@@ -405,7 +455,7 @@ class PostgresProbe:
 async def _probe_postgres(url: str) -> PostgresProbe:
     conn = await asyncpg.connect(url, timeout=10)
     try:
-        server = ".".join(str(part) for part in conn.get_server_version()[:2])
+        server = server_version(conn)
         current = await get_schema_version(conn)
         counts: tuple[int, int] | None = None
         if 1 <= current <= LATEST_VERSION:
@@ -428,6 +478,13 @@ async def _probe_postgres(url: str) -> PostgresProbe:
         return PostgresProbe(server, current, counts, write_error)
     finally:
         await conn.close()
+
+
+def server_version(conn: asyncpg.Connection) -> str:
+    """The server's version as it reports it ("15.18"); asyncpg's tuple puts a 10-or-later
+    release's minor number in ``micro`` (15.18 is (15, 0, 18)), which read "15.0"."""
+    reported = conn.get_settings().server_version
+    return str(reported).split(" ", 1)[0]
 
 
 def _check_postgres(url: str, report: Report) -> None:
@@ -454,23 +511,6 @@ def _report_version(current: int, report: Report) -> None:
         report.add("note", t("doctor.db.version_behind", current=current, target=LATEST_VERSION))
     else:
         report.add("problem", t("doctor.db.version_ahead", current=current, target=LATEST_VERSION))
-
-
-def _database_file_ok(path: Path, report: Report) -> bool:
-    """The file is a SQLite database and the bot may write to it (tried, not guessed)."""
-    try:
-        check_database_file(path)
-    except NotADatabase as error:
-        report.add("problem", t("doctor.db.not_a_database", path=path, why=error.why))
-        return False
-    try:
-        with path.open("r+b"):
-            pass
-    except OSError as error:
-        report.add("problem", t("doctor.db.file_read_only", path=path, error=error.strerror))
-        return False
-    report.add("ok", t("doctor.db.file_writable", path=path))
-    return True
 
 
 def _describe_settings(settings: Settings, report: Report) -> None:

@@ -13,13 +13,15 @@ import math
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.text import t
+from bot.services import scenes
+from bot.text import DEFAULT_LOCALE, t
 from rummy_engine import (
     Action,
     Game,
@@ -38,6 +40,19 @@ from rummy_engine.strategy import choose_action
 Player = Callable[[Game, random.Random], Action]
 MAX_MOVES = 200_000  # a game that has not ended by then is reported as unfinished
 MODES = {"1v1": 2, "2v2": 4}
+VARIANTS = {"51": Variant.R51, "71": Variant.R71, "simple": Variant.SIMPLE, "basic": Variant.BASIC}
+#: ``demo`` draws at most this many moments (two pictures each), whatever the game's length.
+DEMO_MOMENTS = 12
+
+
+class Refused(Exception):
+    """A bad option of ``simulate`` or ``demo``: the catalogue key and parameters of its
+    sentence (the valid values included)."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
 
 
 @dataclass
@@ -156,11 +171,30 @@ class Tally:
 
 
 def rules_for(variant: str, mode: str) -> Rules:
-    """``--variant 51 --mode 2v2`` as engine rules (Basic takes ``--mode`` as a player count)."""
-    names = {"51": Variant.R51, "71": Variant.R71, "simple": Variant.SIMPLE, "basic": Variant.BASIC}
-    chosen = names.get(variant.lower().removeprefix("r")) or Variant(variant.lower())
-    players = MODES.get(mode) or int(mode)
+    """``--variant 51 --mode 2v2`` as engine rules (Basic takes ``--mode`` as a player count);
+    a player count the variant does not take is the engine's :class:`RuleViolation`."""
+    chosen = VARIANTS.get(variant.lower().removeprefix("r"))
+    if chosen is None:
+        raise Refused("offline.bad_variant", value=variant, choices=", ".join(VARIANTS))
+    players = MODES.get(mode)
+    if players is None:
+        if not mode.isdigit():
+            raise Refused("offline.bad_mode", value=mode)
+        players = int(mode)
     return Rules(chosen, players)
+
+
+def strengths_for(rules: Rules, players: str) -> list[str]:
+    """``--players strong,easy``: one known strength per side, at most as many as sides (a
+    third strength in 1v1 would be reported without ever having sat)."""
+    labels = [label.strip() for label in players.split(",")]
+    known = [s.value for s in Strength]
+    for label in labels:
+        if label not in known:
+            raise Refused("offline.bad_strength", value=label, choices=", ".join(known))
+    if len(labels) > rules.sides:
+        raise Refused("offline.too_many_strengths", given=len(labels), sides=rules.sides)
+    return labels
 
 
 def simulate(
@@ -194,66 +228,31 @@ def simulate(
 # -- demo -------------------------------------------------------------------------------------
 
 
+def _demo_title(rules: Rules) -> str:
+    return t("demo.table_title", variant=rules.variant.value)
+
+
 def _table_scene(game: Game, names: Sequence[str]) -> render.TableScene:
     """The table as every player sees it (built from the engine's public view, no Table)."""
-    view = player_view(game, None)
-    rules = view.rules
-    side_names = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-    return render.TableScene(
-        title=f"{t(f'variant.{rules.variant.value}')} — offline demo",
-        round_no=view.round_no,
-        sides=tuple(
-            render.SideScore(side_names[s], score, rules.limit if rules.is_atlas else None, s)
-            for s, score in enumerate(view.scores)
-        ),
-        turn_name=names[view.current],
-        melds=tuple(
-            render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), names[tm.owner])
-            for i, tm in enumerate(view.table)
-        ),
-        discard_top=view.discard_top,
-        discard_count=view.discard_size,
-        stock_empty=not view.stock_size,
-        seats=tuple(
-            render.SeatInfo(
-                names[s],
-                rules.side_of(s),
-                view.opened[s] and rules.has_opening,
-                s == view.current,
-            )
-            for s in range(rules.players)
-        ),
-        labels=render.labels_from(render.TABLE_LABELS, t),
-    )
+    sides = scenes.side_names(game.rules, names, DEFAULT_LOCALE)
+    title = _demo_title(game.rules)
+    return scenes.table_scene(player_view(game, None), title, names, sides, DEFAULT_LOCALE)
 
 
 def _hand_scene(game: Game, seat: int, name: str) -> render.HandScene:
     view = player_view(game, seat)
-    return render.HandScene(
-        cards=view.hand,
-        drawn=view.drawn,
-        title=f"{name}: {len(view.hand)} cards",
-        labels=render.labels_from(render.HAND_LABELS, t),
-    )
+    title = t("demo.hand_title", name=name, count=len(view.hand))
+    return scenes.hand_scene(view, title, DEFAULT_LOCALE)
 
 
 def _round_end_scene(game: Game, names: Sequence[str]) -> render.RoundEndScene:
-    """Every hand and penalty of the round just played (public once the round is over)."""
+    """Every hand and what it made in the round just played (public once the round is over)."""
     rules, result = game.rules, game.results[-1]
-    side_names = [" & ".join(names[s] for s in rules.seats_of(side)) for side in range(rules.sides)]
-    return render.RoundEndScene(
-        title=f"Round {result.round_no}: {result.outcome.value}",
-        players=tuple(
-            render.PlayerResult(
-                names[s], rules.side_of(s), hand, result.penalties[s], s == result.winner
-            )
-            for s, hand in enumerate(result.hands)
-        ),
-        totals=tuple(
-            render.SideScore(side_names[s], total, rules.limit if rules.is_atlas else None, s)
-            for s, total in enumerate(result.totals)
-        ),
-        labels=render.labels_from(render.ROUND_END_LABELS, t),
+    sides = scenes.side_names(rules, names, DEFAULT_LOCALE)
+    winner = None if result.winner is None else names[result.winner]
+    note = scenes.round_headline(result, winner, DEFAULT_LOCALE)
+    return scenes.round_end_scene(
+        rules, result, _demo_title(rules), names, sides, DEFAULT_LOCALE, note
     )
 
 
@@ -270,56 +269,138 @@ def _moment(game: Game, action: Action | None, before: list[bool]) -> str | None
     return None
 
 
+@dataclass(frozen=True)
+class Moment:
+    """A key moment of the demo game, its scenes built when it happened (drawn if picked)."""
+
+    kind: str
+    round_no: int
+    table: render.TableScene
+    #: The round's scores at a round end, else the hand of the seat that acted (or is to act).
+    detail: render.RoundEndScene | render.HandScene
+    seat: int | None
+
+
+def _spread(candidates: Sequence[int], count: int) -> list[int]:
+    """``count`` of ``candidates`` evenly spaced, the first and the last included."""
+    if count <= 0:
+        return []
+    if len(candidates) <= count:
+        return list(candidates)
+    if count == 1:
+        return [candidates[-1]]
+    step = (len(candidates) - 1) / (count - 1)
+    return [candidates[int(i * step + 0.5)] for i in range(count)]
+
+
+def pick_moments(kinds: Sequence[str], budget: int = DEMO_MOMENTS) -> list[int]:
+    """Which moments of a game to draw, in order, at most ``budget`` (2 or more) of them.
+
+    The first (the deal) and the last (the game's end) always; then round ends across the
+    whole game, for up to half the budget; then the other moments (deals, first lay-downs,
+    joker swaps) spread over the game, and round ends again if those ran out.
+    """
+    if not kinds:
+        return []
+    last = len(kinds) - 1
+    chosen = {0, last}
+    ends = [i for i, kind in enumerate(kinds) if kind == "round-end" and i not in chosen]
+    chosen.update(_spread(ends, budget // 2 - 1))
+    others = [i for i, kind in enumerate(kinds) if kind != "round-end" and i not in chosen]
+    chosen.update(_spread(others, budget - len(chosen)))
+    rest = [i for i in ends if i not in chosen]
+    chosen.update(_spread(rest, budget - len(chosen)))
+    return sorted(chosen)
+
+
+def prepare_out(out_dir: Path) -> None:
+    """Make ``--out`` a folder the pictures can be written in, or refuse in a sentence."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise Refused("offline.out_is_file", path=out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".rummy-demo-"):
+            pass
+    except OSError as error:
+        raise Refused("offline.out_unusable", path=out_dir, error=error.strerror) from error
+
+
 def demo(
     out_dir: Path,
     rules: Rules,
     seed: int,
     strengths: Sequence[Strength] = (Strength.STRONG, Strength.NORMAL),
-    limit: int = 24,
+    budget: int = DEMO_MOMENTS,
 ) -> list[Path]:
-    """Play one game and write the table and the current hand as PNGs at its key moments."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Play one game and write the table, and the hand or the scores, as PNGs at key moments
+    chosen over the whole game (:func:`pick_moments`): its end is always shown."""
+    prepare_out(out_dir)
     names = [f"{strengths[rules.side_of(s) % len(strengths)].value} {s + 1}" for s in range(rules.players)]
     players = [computer(strengths[rules.side_of(s) % len(strengths)]) for s in range(rules.players)]
-    written: list[Path] = []
+    moments: list[Moment] = []
     laid = [False] * rules.players
 
     def snap(game: Game, action: Action | None) -> None:
-        moment = _moment(game, action, laid)
+        kind = _moment(game, action, laid)
         laid[:] = game.laid_any
-        if moment is None or len(written) >= limit:
+        if kind is None:
             return
-        stem = out_dir / f"{len(written) // 2 + 1:02d}-round{game.round_no}-{moment}"
-        table_png = stem.with_name(stem.name + "-table.png")
-        table_png.write_bytes(render.render_table(_table_scene(game, names)))
-        if moment == "round-end":
-            second = stem.with_name(stem.name + "-scores.png")
-            second.write_bytes(render.render_round_end(_round_end_scene(game, names)))
-        else:
-            seat = getattr(action, "seat", game.current)
-            second = stem.with_name(stem.name + f"-hand-seat{seat + 1}.png")
-            second.write_bytes(render.render_hand(_hand_scene(game, seat, names[seat])))
-        written.extend((table_png, second))
+        table = _table_scene(game, names)
+        if kind == "round-end":
+            moments.append(Moment(kind, game.round_no, table, _round_end_scene(game, names), None))
+            return
+        seat = getattr(action, "seat", game.current)
+        hand = _hand_scene(game, seat, names[seat])
+        moments.append(Moment(kind, game.round_no, table, hand, seat))
 
     record = play_game(rules, f"demo:{seed}", players, on_move=snap)
+    written = [
+        path
+        for number, index in enumerate(pick_moments([m.kind for m in moments], budget), 1)
+        for path in _draw_moment(out_dir, number, moments[index])
+    ]
     winners = ", ".join(names[s] for w in record.winners for s in rules.seats_of(w)) or "nobody"
     print(f"{rules.variant.value}: {record.rounds} rounds, {record.moves} moves; won by {winners}")
     return written
 
 
+def _draw_moment(out_dir: Path, number: int, moment: Moment) -> tuple[Path, Path]:
+    stem = f"{number:02d}-round{moment.round_no}-{moment.kind}"
+    table_png = out_dir / f"{stem}-table.png"
+    try:
+        table_png.write_bytes(render.render_table(moment.table))
+        if isinstance(moment.detail, render.RoundEndScene):
+            second = out_dir / f"{stem}-scores.png"
+            second.write_bytes(render.render_round_end(moment.detail))
+        else:
+            second = out_dir / f"{stem}-hand-seat{(moment.seat or 0) + 1}.png"
+            second.write_bytes(render.render_hand(moment.detail))
+    except OSError as error:
+        raise Refused("offline.out_unusable", path=out_dir, error=error.strerror) from error
+    return table_png, second
+
+
 # -- command line -------------------------------------------------------------------------------
 
 
-def add_offline_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``simulate`` and ``demo`` for ``rummy-bot`` (kept here so the CLI module barely changes)."""
+def add_offline_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: Sequence[argparse.ArgumentParser] = (),
+) -> None:
+    """``simulate`` and ``demo`` for ``rummy-bot`` (kept here so the CLI module barely changes);
+    ``parents`` carry the options every verb takes."""
     strengths = ",".join(s.value for s in Strength)
-    sim = sub.add_parser("simulate", help="play computer games offline, no Discord needed")
+    sim = sub.add_parser(
+        "simulate", help="play computer games offline, no Discord needed", parents=list(parents)
+    )
     sim.add_argument("--variant", default="51", help="51, 71, simple or basic (default 51)")
     sim.add_argument("--mode", default="1v1", help="1v1 or 2v2 (Basic: number of players)")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--players", default="strong,easy", help=f"strengths by side, from {strengths}")
     sim.add_argument("--seed", type=int, default=1)
-    demo_cmd = sub.add_parser("demo", help="play one game and save pictures of its key moments")
+    demo_cmd = sub.add_parser(
+        "demo", help="play one game and save pictures of its key moments", parents=list(parents)
+    )
     demo_cmd.add_argument("--out", type=Path, required=True, metavar="DIR")
     demo_cmd.add_argument("--variant", default="51")
     demo_cmd.add_argument("--mode", default="1v1")
@@ -334,13 +415,16 @@ def run_offline(args: argparse.Namespace) -> int:
             written = demo(args.out, rules, args.seed)
             print(f"{len(written)} pictures written to {args.out}")
             return 0
-        labels = [label.strip() for label in args.players.split(",")]
-        for label in labels:
-            Strength(label)
+        labels = strengths_for(rules, args.players)
         if args.games < 1:
-            raise ValueError("--games must be at least 1")
-    except (ValueError, RuleViolation) as error:
-        print(f"rummy-bot {args.command}: {error}", file=sys.stderr)
+            raise Refused("offline.bad_games", value=args.games)
+    except Refused as refused:
+        text = t(refused.key, DEFAULT_LOCALE, command=args.command, **refused.params)
+        print(text, file=sys.stderr)
+        return 2
+    except RuleViolation as error:
+        problem = t(error.code, **error.params)
+        print(t("offline.refused", command=args.command, problem=problem), file=sys.stderr)
         return 2
     simulate(rules, labels, args.games, args.seed)
     return 0

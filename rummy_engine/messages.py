@@ -31,7 +31,7 @@ ENGLISH: dict[str, str] = {
     "meld.too_few_naturals": (
         "A meld needs at least 2 cards that are not jokers; this one has {naturals}."
     ),
-    "meld.too_many_jokers": "A meld may hold at most {limit} joker(s) at this table; this one has {jokers}.",
+    "meld.too_many_jokers": "Too many jokers in one meld: this one has {jokers}, this table allows {limit}.",
     "meld.jokers_not_fewer": (
         "A meld must have more natural cards than jokers; this one has {naturals} and {jokers}."
     ),
@@ -120,7 +120,7 @@ ENGLISH: dict[str, str] = {
         "Keep a card you can discard: {card} was just taken from the discard pile and cannot be "
         "discarded this turn."
     ),
-    "lay.too_many_ends": "This lay-down names {ends} end(s) for {layoffs} lay-off(s).",
+    "lay.too_many_ends": "This lay-down names more joker ends than lay-offs (ends: {ends}, lay-offs: {layoffs}).",
     "lay.no_such_meld": "There is no meld {meld} on the table (melds are numbered 1 to {count}).",
     "lay.no_melds_yet": "There is no meld {meld} on the table: nobody has laid a meld yet.",
     "simple.all_at_once": (

@@ -73,6 +73,7 @@ def test_invite_url_has_scopes_and_permissions() -> None:
     assert "scope=bot+applications.commands" in url
     permissions = discord.Permissions(int(url.split("permissions=")[1].split("&")[0]))
     assert permissions.send_messages and permissions.attach_files and permissions.embed_links
+    assert permissions.create_public_threads  # issue 27: a table may open its own thread
     assert not permissions.administrator and not permissions.manage_messages
 
 

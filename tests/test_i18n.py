@@ -184,6 +184,8 @@ ALLOWED_FILES = {
     "bot/render/scene.py",
     # sample scenes for `python -m bot.render` previews and the golden pictures of tests
     "bot/render/examples.py",
+    # the documentation's pictures: sample display names and the developer command's usage
+    "bot/render/gallery.py",
     # the simulate/demo developer tool (win rates, CPU times): engineers' measurements, owned
     # by the computer-player work still in progress on another branch
     "bot/offline.py",
@@ -192,6 +194,12 @@ ALLOWED_FILES = {
 ALLOWED_STRINGS = {
     ("bot/ui/leaderboard.py", "win rate"),  # a spelling players may type for the sort
     ("bot/text/extract.py", "python -m bot.text.extract"),  # the script's program name
+    # a developer command's usage line (the shipped palette)
+    (
+        "bot/render/__main__.py",
+        "usage: python -m bot.render --palette (the pictures of docs/: "
+        "python -m bot.render.gallery docs/images)",
+    ),
 }
 
 

@@ -110,7 +110,9 @@ GOLDEN_SCENES: dict[str, Callable[[], Scene]] = {
     "table_5": lambda: examples.table(5),
     "table_24": lambda: examples.table(24),
     "table_six_sides": examples.many_sides_table,
+    "table_round_over": examples.round_over_table,
     "round_end": examples.round_end,
+    "round_end_basic": examples.basic_round_end,
 }
 
 
@@ -613,8 +615,8 @@ def test_default_renderer_is_used_when_none_given() -> None:
 
 
 def test_font_ships_with_its_licence() -> None:
-    repo = Path(__file__).resolve().parents[1]
-    assert FONT_PATH.is_relative_to(repo / "assets" / "fonts")
+    package = Path(__file__).resolve().parents[1] / "bot" / "render"
+    assert FONT_PATH.is_relative_to(package)  # package data: every install carries it
     licence = (FONT_PATH.parent / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
     assert "Bitstream" in licence and "Arev" in licence
 

@@ -7,6 +7,7 @@ tests, the speed figures and the documentation pictures about the same thing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rummy_engine.cards import Card, parse_faces, sort_key
 from rummy_engine.melds import make_meld
@@ -104,8 +105,8 @@ _MELD_TEXTS = (
 def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
     """A 2v2 Rummy 51 table with ``meld_count`` melds (up to 24) on it."""
     sides = (
-        SideScore("Alice & Chloé", 182, 501, 0),
-        SideScore("Bob & Dan", 347, 501, 1),
+        SideScore("Alice & Chloé", 182, RULES.limit, 0),
+        SideScore("Bob & Dan", 317, RULES.limit, 1),
     )
     melds = tuple(
         TableMeld(
@@ -123,7 +124,7 @@ def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
         SeatInfo("Dan", 1, opened=True),
     )
     return TableScene(
-        title="Rummy 51",
+        title="Rummy 51 2v2 · table #12",
         round_no=3,
         sides=sides,
         turn_name="Bob",
@@ -136,39 +137,76 @@ def table(meld_count: int = 5, four_colour: bool = False) -> TableScene:
 
 
 def round_end() -> RoundEndScene:
-    """End of a 4-player round: one player went out, the others pay for their cards."""
+    """End of a 2v2 Rummy 51 round: Dan went out, so his side pays nothing and the other side
+    pays for the cards its two players hold."""
     totals = (
-        SideScore("Alice", 12, 101, 0),
-        SideScore("Bob", 87, 101, 1),
-        SideScore("Chloé", 45, 101, 2),
-        SideScore("Dan", 0, 101, 3),
+        SideScore("Alice & Chloé", 212, RULES.limit, 0),
+        SideScore("Bob & Dan", 317, RULES.limit, 1),
     )
     players = (
         PlayerResult("Alice", 0, cards("7s 8c"), 15),
-        PlayerResult("Bob", 1, cards("Kd Qd JK 10s 9h As 2c 3c 4d 5h 6s 7h"), 107),
-        PlayerResult("Chloé", 2, cards("Ah 4c"), 15),
-        PlayerResult("Dan", 3, (), 0, went_out=True),
+        PlayerResult("Bob", 1, cards("Kd Qd JK 10s 9h As 2c 3c 4d 5h 6s 7h"), 0),
+        PlayerResult("Chloé", 0, cards("Ah 4c"), 15),
+        PlayerResult("Dan", 1, (), 0, went_out=True),
     )
     return RoundEndScene(
-        title="Rummy 51 · round 3 over",
+        title="Round 3 · Rummy 51 2v2 · table #12",
         players=players,
         totals=totals,
-        note="Dan went out in one go: the others pay double.",
+        round_points=(30, 0),
+        note="Dan went out in one go (rami sec) and wins round 3.",
     )
+
+
+def basic_round_end() -> RoundEndScene:
+    """End of a 3-player Basic round: Ana went out and collects what the others hold."""
+    names = ("Ana", "Ben", "Cleo")
+    return RoundEndScene(
+        title="Round 2 · Basic rummy 3 players · table #7",
+        players=(
+            PlayerResult(names[0], 0, (), 43, went_out=True),
+            PlayerResult(names[1], 1, cards("Ac 7d Ks"), 18),
+            PlayerResult(names[2], 2, cards("9h 8s 8c"), 25),
+        ),
+        totals=tuple(
+            SideScore(n, total, None, i)
+            for i, (n, total) in enumerate(zip(names, (43, 20, 60), strict=True))
+        ),
+        round_points=(43, 0, 0),
+        scoring="gain",
+    )
+
+
+#: Twelve melds of one pack (Basic rummy: no jokers, no card twice, the Ace low).
+_BASIC_MELD_TEXTS = (
+    "7h 8h 9h",
+    "Qs Qd Qc",
+    "Ac 2c 3c 4c",
+    "5d 6d 7d",
+    "8s 9s 10s Js",
+    "Kd Kc Kh",
+    "2h 3h 4h",
+    "4s 5s 6s",
+    "9d 10d Jd",
+    "6c 7c 8c",
+    "Ad Ah As",
+    "10h Jh Qh",
+)
 
 
 def many_sides_table() -> TableScene:
-    """Six single-player sides: every team colour appears (chips, badges, bars)."""
+    """A 6-player Basic table: every team colour appears (chips, badges, bars)."""
+    basic = Rules(Variant.BASIC, 6)
     names = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
-    sides = tuple(SideScore(n, 40 * i, 201, i) for i, n in enumerate(names))
+    sides = tuple(SideScore(n, 20 * i, None, i) for i, n in enumerate(names))
     melds = tuple(
-        TableMeld(i + 1, make_meld(cards(text), RULES), i % 6, names[i % 6])
-        for i, text in enumerate(_MELD_TEXTS[:12])
+        TableMeld(i + 1, make_meld(cards(text), basic), i % 6, names[i % 6])
+        for i, text in enumerate(_BASIC_MELD_TEXTS)
     )
-    seats = tuple(SeatInfo(n, i, opened=i % 2 == 0, is_turn=i == 4) for i, n in enumerate(names))
+    seats = tuple(SeatInfo(n, i, is_turn=i == 4) for i, n in enumerate(names))
     return TableScene(
-        title="Rummy 71",
-        round_no=1,
+        title="Basic rummy 6 players · table #4",
+        round_no=2,
         sides=sides,
         turn_name="Eli",
         melds=melds,
@@ -177,6 +215,13 @@ def many_sides_table() -> TableScene:
         stock_empty=True,
         seats=seats,
     )
+
+
+def round_over_table() -> TableScene:
+    """The table once a round is over: nobody is to move, so no turn badge and no seat marked."""
+    scene = table(5)
+    seats = tuple(replace(seat, is_turn=False) for seat in scene.seats)
+    return replace(scene, turn_name=None, seats=seats)
 
 
 def calibration_scenes() -> tuple[HandScene | TableScene | RoundEndScene, ...]:
@@ -194,4 +239,5 @@ def calibration_scenes() -> tuple[HandScene | TableScene | RoundEndScene, ...]:
         table(24, four_colour=True),
         many_sides_table(),
         round_end(),
+        basic_round_end(),
     )

@@ -1,4 +1,4 @@
-"""The one font the images use, loaded from the repository, never from the system.
+"""The one font the images use, shipped inside the package, never read from the system.
 
 Why a shipped font: Pillow's built-in bitmap font has no ♠♥♦♣ glyphs and system fonts differ
 between machines, which would make the golden-image tests machine-dependent. DejaVu Sans
@@ -13,9 +13,8 @@ from typing import Any
 
 from PIL import ImageFont
 
-FONT_PATH = (
-    Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaVuSansCondensed-Bold.ttf"
-)
+#: Package data (pyproject's ``package-data``), so a wheel install draws like a checkout.
+FONT_PATH = Path(__file__).resolve().with_name("assets") / "DejaVuSansCondensed-Bold.ttf"
 
 
 #: Label renderings kept by :meth:`Fonts.mask` (a few hundred are in use; each is a few KB).

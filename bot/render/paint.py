@@ -7,6 +7,7 @@ look like one product, and keeps the per-image modules about layout rather than 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -31,6 +32,46 @@ def fit(font: ImageFont.FreeTypeFont, text: str, max_width: int) -> str:
     while text and text_width(font, text + ELLIPSIS) > max_width:
         text = text[:-1]
     return text + ELLIPSIS if text else ""
+
+
+def fit_size(fonts: Fonts, text: str, max_width: int, sizes: tuple[int, ...]) -> int:
+    """The biggest of ``sizes`` (biggest first) at which ``text`` fits whole in ``max_width``,
+    else the smallest: for a line that must never be shortened (a title with its round)."""
+    for size in sizes:
+        if text_width(fonts.get(size), text) <= max_width:
+            return size
+    return sizes[-1]
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text placed in a picture, with the room it may use.
+
+    Why a value: the pictures decide where every word goes before drawing it, so a test can
+    measure each line with the real font against its ``box`` (left, top, right, bottom) and
+    see that nothing spills over a neighbour or the edge.
+    """
+
+    text: str
+    size: int
+    xy: tuple[float, float]
+    anchor: str
+    box: tuple[int, int, int, int]
+    fill: RGB
+
+    def bbox(self, fonts: Fonts) -> tuple[float, float, float, float]:
+        """Where the text's ink and advance lie, measured with the font it is drawn in."""
+        left, top, right, bottom = fonts.get(self.size).getbbox(self.text, anchor=self.anchor)
+        x, y = self.xy
+        return (x + left, y + top, x + right, y + bottom)
+
+
+def draw_texts(
+    draw: ImageDraw.ImageDraw, fonts: Fonts, texts: list[Text], *, kept: bool = True
+) -> None:
+    """Draw placed lines (see :func:`label_text` for ``kept``)."""
+    for item in texts:
+        label_text(draw, fonts, item.size, item.xy, item.text, item.fill, item.anchor, kept=kept)
 
 
 def readable_on(colour: RGB) -> RGB:

@@ -37,9 +37,14 @@ TABLE_LABELS: Mapping[str, str] = MappingProxyType(
 ROUND_END_LABELS: Mapping[str, str] = MappingProxyType(
     {
         "went_out": "went out",  # badge next to the player who finished
-        "penalty": "+{n}",  # {n}: penalty points of one player
+        "penalty": "+{n}",  # {n}: points added to a total (a penalty, or what a winner collects)
+        "penalty_caption": "penalty",  # under a penalty (Rummy 51, 71, Simple)
+        "collected_caption": "collected",  # under what a Basic winner collects
+        "counted": "{n}",  # {n}: what a Basic loser's cards are worth to the winner
+        "counted_caption": "to the winner",  # under it
         "no_cards": "no cards left",
         "totals": "Totals",
+        "this_round": "this round",  # over the column of what each total gained this round
         "score": "{score} / {limit}",  # {score}, {limit}
     }
 )
@@ -124,13 +129,14 @@ class TableScene:
     """The shared table: header, seats, piles and every meld.
 
     ``side_index`` (in melds and seats) indexes ``sides``; a side's colour is its
-    ``colour_index`` into the renderer's team palette.
+    ``colour_index`` into the renderer's team palette. ``turn_name`` is ``None`` once the round
+    is over: nobody is to move, so no turn badge is drawn (and no seat has ``is_turn``).
     """
 
     title: str
     round_no: int
     sides: tuple[SideScore, ...]
-    turn_name: str
+    turn_name: str | None
     melds: tuple[TableMeld, ...] = ()
     discard_top: Card | None = None
     discard_count: int = 0
@@ -142,22 +148,34 @@ class TableScene:
 
 @dataclass(frozen=True)
 class PlayerResult:
-    """One player's end of round: the cards left in hand and what they cost."""
+    """One player's end of round: the cards left in hand and the points they make.
+
+    ``points`` is read by the scene's ``scoring``: with ``"penalty"`` (the Atlas variants) what
+    the cards cost the player's side; with ``"gain"`` (Basic rummy) what the winner collects on
+    the winner's row and, on the others, what their cards are worth to the winner; with
+    ``"void"`` (nobody won the round) nothing, and no points are shown.
+    """
 
     name: str
     side_index: int
     cards: tuple[Card, ...]
-    penalty: int
+    points: int
     went_out: bool = False
 
 
 @dataclass(frozen=True)
 class RoundEndScene:
-    """End of a round: every player's remaining cards and penalty, then the sides' totals."""
+    """End of a round: every player's remaining cards and points, then the sides' totals.
+
+    ``round_points`` holds what each side's total gained this round (same order as
+    ``totals``): a penalty when ``scoring`` is ``"penalty"``, a gain when it is ``"gain"``.
+    """
 
     title: str
     players: tuple[PlayerResult, ...]
     totals: tuple[SideScore, ...]
+    round_points: tuple[int, ...] = ()
+    scoring: str = "penalty"
     note: str = ""
     four_colour: bool = False
     labels: Mapping[str, str] = field(default_factory=lambda: ROUND_END_LABELS)

@@ -13,6 +13,7 @@ header and the melds between turns by those values and draw only the piles and s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,10 +25,12 @@ from .fonts import Fonts
 from .indexed import Tiles, put
 from .layout import fan_width, flow, shown_width
 from .paint import (
+    Text,
     badge,
+    draw_texts,
     fit,
+    fit_size,
     joker_label_px,
-    label_text,
     paste,
     pill,
     stands_for_label,
@@ -101,7 +104,7 @@ class HeaderPart:
     title: str
     round_no: int
     sides: tuple[SideScore, ...]
-    turn_name: str
+    turn_name: str | None
     labels: tuple[str, ...]  # the round, turn and score templates
 
     @classmethod
@@ -205,8 +208,7 @@ def _render_seats(part: SeatsPart, fonts: Fonts) -> Image.Image:
 def render_melds_band(part: MeldsPart, fonts: Fonts, sprites: CardSprites) -> Image.Image:
     """Every meld, in rows, with the margin below (RGB)."""
     size, blocks, rows, row_heights = _choose_tier(part.melds, fonts)
-    melds_h = sum(row_heights) + ROW_GAP * max(len(rows) - 1, 0) if rows else 44
-    canvas = Image.new("RGB", (WIDTH, melds_h + 2 * MARGIN - INFO_TOP), FELT)
+    canvas = Image.new("RGB", (WIDTH, _melds_band_height(rows, row_heights)), FELT)
     draw = ImageDraw.Draw(canvas)
     y = 0
     if not rows:
@@ -220,6 +222,11 @@ def render_melds_band(part: MeldsPart, fonts: Fonts, sprites: CardSprites) -> Im
             x += blocks[i].width + BLOCK_GAP
         y += row_h + ROW_GAP
     return canvas
+
+
+def _melds_band_height(rows: Sequence[Sequence[int]], row_heights: Sequence[int]) -> int:
+    melds_h = sum(row_heights) + ROW_GAP * max(len(rows) - 1, 0) if rows else 44
+    return melds_h + 2 * MARGIN - INFO_TOP
 
 
 # -- melds ----------------------------------------------------------------------------------
@@ -319,51 +326,128 @@ def _side_colour(colours: Sequence[int], index: int) -> int:
 
 
 class _Header:
-    """Title + round on the left, whose turn on the right, then one chip per side's score."""
+    """Title + round on the left, whose turn on the right, then one chip per side's score.
+
+    The title and its round are never shortened (a smaller size is used before that); the
+    player's name in the turn badge is, and when even a short name leaves no room the badge
+    takes a line of its own. A finished round has no badge (nobody is to move).
+    """
 
     def __init__(self, part: HeaderPart, fonts: Fonts) -> None:
         self.part, self.fonts = part, fonts
+        inner = WIDTH - 2 * MARGIN
+        round_text = part.label("round", n=part.round_no)
+        left = f"{part.title} · {round_text}" if part.title else round_text
+        title_px = fit_size(fonts, left, inner, TITLE_SIZES)
+        left_w = text_width(fonts.get(title_px), left)
+        self.badge: tuple[int, int, int, int] | None = None
+        self.texts: list[Text] = []
+        y = 0
+        title_right = WIDTH - MARGIN
+        if part.turn_name is not None:
+            turn, on_title_line = self._turn(part.turn_name, inner - left_w - TITLE_GAP)
+            if not on_title_line:
+                turn, _ = self._turn(part.turn_name, inner)
+                y = LINE_H
+            tw = text_width(fonts.get(TURN_PX), turn)
+            self.badge = (WIDTH - MARGIN - tw - 2 * BADGE_PAD, y + 13, WIDTH - MARGIN, y + 45)
+            if on_title_line:
+                title_right = self.badge[0] - TITLE_GAP // 2
+            self.texts.append(
+                Text(
+                    turn,
+                    TURN_PX,
+                    (WIDTH - MARGIN - BADGE_PAD, y + 30),
+                    "rm",
+                    (self.badge[0] + 4, self.badge[1], self.badge[2] - 4, self.badge[3]),
+                    FELT_DARK,
+                )
+            )
+        self.texts.append(
+            Text(left, title_px, (MARGIN, 29), "lm", (MARGIN - 2, 5, title_right, 53), TEXT)
+        )
+        self.chips_top = 56 + y
         chip_font = fonts.get(CHIP_PX)
         self.chips = [
-            (side, self._chip_text(side), text_width(chip_font, self._chip_text(side)) + 40)
+            (side, text, text_width(chip_font, text) + CHIP_PAD)
             for side in part.sides
+            for text in (self._chip_text(side, inner - CHIP_PAD),)
         ]
-        self.chip_rows = flow([w for _, _, w in self.chips], WIDTH - 2 * MARGIN, 8)
-        self.height = 54 + len(self.chip_rows) * 36 + 6
+        self.chip_rows = flow([w for _, _, w in self.chips], inner, 8)
+        self._chip_texts()
+        self.height = self.chips_top - 2 + len(self.chip_rows) * 36 + 6
 
-    def _chip_text(self, side: SideScore) -> str:
+    def _turn(self, name: str, room: int) -> tuple[str, bool]:
+        """The badge's text with ``name`` shortened to the ``room`` left for the badge, and
+        whether a readable part of the name (or all of it) fits there."""
+        font = self.fonts.get(TURN_PX)
+        frame = text_width(font, self.part.label("turn", name="")) + 2 * BADGE_PAD
+        name_room = room - frame
+        shown = fit(font, name, name_room)
+        enough = shown == name or name_room >= MIN_NAME_PX
+        return self.part.label("turn", name=shown), enough
+
+    def _chip_text(self, side: SideScore, room: int) -> str:
+        """The side's name and score, the name shortened when a chip of the whole width could
+        not hold them."""
         if side.limit is None:
-            return f"{side.name}  {side.score}"
-        score = self.part.labels[2].format(score=side.score, limit=side.limit)
-        return f"{side.name}  {score}"
+            score = str(side.score)
+        else:
+            score = self.part.label("score", score=side.score, limit=side.limit)
+        tail = f"  {score}"
+        font = self.fonts.get(CHIP_PX)
+        return fit(font, side.name, room - text_width(font, tail)) + tail
 
-    def draw(self, draw: ImageDraw.ImageDraw) -> None:
-        part, fonts = self.part, self.fonts
-        draw.rectangle((0, 0, WIDTH, self.height), fill=FELT_DARK)
-        draw.line((0, self.height, WIDTH, self.height), fill=GOLD, width=2)
-        title_font, turn_font = fonts.get(TITLE_PX), fonts.get(22)
-        turn = part.labels[1].format(name=part.turn_name)
-        round_text = part.labels[0].format(n=part.round_no)
-        left = f"{part.title} · {round_text}" if part.title else round_text
-        turn_w = min(text_width(turn_font, turn), (WIDTH - 2 * MARGIN) // 2)
-        turn = fit(turn_font, turn, turn_w)
-        left = fit(title_font, left, WIDTH - 2 * MARGIN - turn_w - 40)
-        # the header band is kept whole (see Renderer._table): its labels need not be
-        label_text(draw, fonts, TITLE_PX, (MARGIN, 29), left, TEXT, "lm", kept=False)
-        tw = text_width(turn_font, turn)
-        pill(draw, (WIDTH - MARGIN - tw - 22, 13, WIDTH - MARGIN, 45), GOLD)
-        label_text(draw, fonts, 22, (WIDTH - MARGIN - 11, 30), turn, FELT_DARK, "rm", kept=False)
-        y = 56
+    def _chip_texts(self) -> None:
+        y = self.chips_top
         for row in self.chip_rows:
             x = MARGIN
             for i in row:
-                side, text, width = self.chips[i]
+                _, text, width = self.chips[i]
+                self.texts.append(
+                    Text(
+                        text, CHIP_PX, (x + 30, y + 16), "lm", (x + 26, y, x + width, y + 30), TEXT
+                    )
+                )
+                x += width + 8
+            y += 36
+
+    def draw(self, draw: ImageDraw.ImageDraw) -> None:
+        draw.rectangle((0, 0, WIDTH, self.height), fill=FELT_DARK)
+        draw.line((0, self.height, WIDTH, self.height), fill=GOLD, width=2)
+        if self.badge is not None:
+            pill(draw, self.badge, GOLD)
+        y = self.chips_top
+        for row in self.chip_rows:
+            x = MARGIN
+            for i in row:
+                side, _, width = self.chips[i]
                 colour = team_colour(side.colour_index)
                 pill(draw, (x, y, x + width, y + 30), FELT, colour, 2)
                 draw.ellipse((x + 9, y + 8, x + 23, y + 22), fill=colour)
-                label_text(draw, fonts, CHIP_PX, (x + 30, y + 16), text, TEXT, "lm", kept=False)
                 x += width + 8
             y += 36
+        # the header band is kept whole (see Renderer._table): its labels need not be
+        draw_texts(draw, self.fonts, self.texts, kept=False)
+
+
+#: Title sizes, biggest first: the first at which the title and its round fit whole.
+TITLE_SIZES = (TITLE_PX, 26, 24, 22, 20, 18)
+TURN_PX = 22
+BADGE_PAD = 11
+#: Between the title and the turn badge.
+TITLE_GAP = 24
+#: The least of a name the turn badge shows beside the title before taking its own line.
+MIN_NAME_PX = 90
+#: A header line (the turn badge's own line when the title leaves it no room).
+LINE_H = 40
+CHIP_PAD = 40
+
+
+def header_texts(part: HeaderPart, fonts: Fonts) -> tuple[list[Text], int]:
+    """Every line the header draws and the header's height (for tests and layout)."""
+    header = _Header(part, fonts)
+    return header.texts, header.height
 
 
 def _draw_piles(
@@ -379,7 +463,6 @@ def _draw_piles(
     The stock's size and each seat's hand size are in the message text, not here: a draw from
     the stock then leaves the picture as it was, so half the moves neither draw nor upload it."""
     size = TABLE_L
-    font = fonts.get(PILE_LABEL_PX)
     x = MARGIN + 4
     if not scene.stock_empty:
         canvas.paste(sprites.stock(size, FELT), (x, y))
@@ -387,11 +470,6 @@ def _draw_piles(
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
         )
-    stock_text = label(scene.labels, TABLE_LABELS, "stock")
-    stock = fit(font, stock_text, size.width + 30)
-    stock_right = x + size.width // 2 + 2 + font.getlength(stock) / 2
-    stock_xy = (x + size.width // 2 + 2, y + size.height + 20)
-    label_text(draw, fonts, PILE_LABEL_PX, stock_xy, stock, TEXT, "mm")
     x += size.width + 38
     if scene.discard_top is not None:
         if scene.discard_count > 1:
@@ -406,20 +484,38 @@ def _draw_piles(
         draw.rounded_rectangle(
             (x, y, x + size.width, y + size.height), radius=size.radius, outline=SLOT, width=2
         )
-    # Centred under its card; a longer label ("Défausse 104") may use the free space on the
-    # right, up to the seats, so it is shifted rather than cut whenever it fits.
+    draw_texts(draw, fonts, pile_texts(scene, fonts, y))
+
+
+def pile_texts(scene: TableScene, fonts: Fonts, y: int = 0) -> list[Text]:
+    """The labels under the stock and the discard pile.
+
+    Each is centred under its card; a longer discard label ("Défausse 104") may use the free
+    space on the right, up to the seats, so it is shifted rather than cut whenever it fits."""
+    size = TABLE_L
+    font = fonts.get(PILE_LABEL_PX)
+    label_y = y + size.height + 20
+    box_top, box_bottom = y + size.height + 4, y + PILES_H
+    stock_centre = MARGIN + 4 + size.width // 2 + 2
+    stock = fit(font, label(scene.labels, TABLE_LABELS, "stock"), size.width + 30)
+    stock_right = stock_centre + font.getlength(stock) / 2
+    half = math.ceil(stock_right - stock_centre) + 1
+    stock_box = (stock_centre - half, box_top, stock_centre + half, box_bottom)
+    texts = [Text(stock, PILE_LABEL_PX, (stock_centre, label_y), "mm", stock_box, TEXT)]
     left_limit, right_limit = stock_right + PILE_LABEL_GAP, SEATS_X - PILE_LABEL_GAP
     discard = fit(
         font,
         label(scene.labels, TABLE_LABELS, "discard", n=scene.discard_count),
         int(right_limit - left_limit),
     )
-    centre, width = x + size.width // 2 + 2, font.getlength(discard)
+    box = (int(left_limit), box_top, int(right_limit), box_bottom)
+    centre, width = MARGIN + 4 + size.width + 38 + size.width // 2 + 2, font.getlength(discard)
     if left_limit <= centre - width / 2 and centre + width / 2 <= right_limit:
-        label_text(draw, fonts, PILE_LABEL_PX, (centre, y + size.height + 20), discard, TEXT, "mm")
+        texts.append(Text(discard, PILE_LABEL_PX, (centre, label_y), "mm", box, TEXT))
     else:
         left = max(left_limit, min(centre - width / 2, right_limit - width))
-        label_text(draw, fonts, PILE_LABEL_PX, (left, y + size.height + 20), discard, TEXT, "lm")
+        texts.append(Text(discard, PILE_LABEL_PX, (left, label_y), "lm", box, TEXT))
+    return texts
 
 
 SEATS_X = MARGIN + 2 * TABLE_L.width + 80
@@ -437,12 +533,9 @@ def _draw_seats(
 ) -> None:
     """One line per seat: side colour, name, opened; gold for whose turn. ``left``: where the
     canvas starts in the band (whole pixels, so every glyph falls on the same pixels)."""
-    font = fonts.get(SEAT_PX)
-    small = fonts.get(16)
     right = WIDTH - MARGIN - left
     seats_x = SEATS_X - left
-    opened = part.opened
-    opened_w = text_width(small, opened) + 16
+    opened_w = _opened_width(part, fonts)
     side_colours = list(part.side_colours)
     for seat in part.seats:
         colour = team_colour(_side_colour(side_colours, seat.side_index))
@@ -455,15 +548,48 @@ def _draw_seats(
             )
         else:
             draw.ellipse((seats_x + 2, cy - 6, seats_x + 14, cy + 6), fill=colour)
-        name_right = right - 10
         if seat.opened:
             ox = right - 10 - opened_w
             pill(draw, (ox, cy - 10, ox + opened_w - 4, cy + 10), FELT_LINE)
-            label_text(draw, fonts, 16, (ox + (opened_w - 4) // 2, cy + 1), opened, TEXT, "mm")
+        y += 30
+    draw_texts(draw, fonts, seat_texts(part, fonts, left=left))
+
+
+def _opened_width(part: SeatsPart, fonts: Fonts) -> int:
+    return text_width(fonts.get(16), part.opened) + 16
+
+
+def seat_texts(part: SeatsPart, fonts: Fonts, y: int = 0, *, left: int = 0) -> list[Text]:
+    """Each seat's name (shortened to the room beside its "opened" pill) and the pill's word."""
+    font = fonts.get(SEAT_PX)
+    right = WIDTH - MARGIN - left
+    seats_x = SEATS_X - left
+    opened_w = _opened_width(part, fonts)
+    texts: list[Text] = []
+    for seat in part.seats:
+        cy = y + 14
+        name_right = right - 10
+        if seat.opened:
+            ox = right - 10 - opened_w
+            box = (ox + 2, cy - 10, ox + opened_w - 6, cy + 10)
+            texts.append(Text(part.opened, 16, (ox + (opened_w - 4) // 2, cy), "mm", box, TEXT))
             name_right = ox - 8
         name_x = seats_x + 22
         name = fit(font, seat.name, name_right - name_x)
-        label_text(
-            draw, fonts, SEAT_PX, (name_x, cy + 1), name, GOLD if seat.is_turn else TEXT, "lm"
-        )
+        fill = GOLD if seat.is_turn else TEXT
+        box = (name_x - 2, y, name_right, y + 28)
+        texts.append(Text(name, SEAT_PX, (name_x, cy + 1), "lm", box, fill))
         y += 30
+    return texts
+
+
+def table_texts(scene: TableScene, fonts: Fonts) -> tuple[list[Text], tuple[int, int]]:
+    """Every line of text the table picture draws, where it is in the whole picture, and the
+    picture's size: what a test measures against the boxes."""
+    texts, header_h = header_texts(HeaderPart.of(scene), fonts)
+    info_top = header_h + INFO_TOP
+    texts += pile_texts(scene, fonts, info_top)
+    texts += seat_texts(SeatsPart.of(scene), fonts, info_top)
+    _, _, rows, row_heights = _choose_tier(scene.melds, fonts)
+    melds_h = _melds_band_height(rows, row_heights)
+    return texts, (WIDTH, info_top + info_height(scene) + melds_h)

@@ -196,13 +196,15 @@ class Autoplay:
         await self.publish(table, events)
 
     async def _reminder(self, deadline: Deadline) -> None:
-        """Claimed first: a crash may lose a reminder, never send it twice."""
+        """Claimed first: a crash may lose a reminder, never send it twice. Only for a turn
+        still running: a bot started after the turn's end plays it instead of announcing an
+        end that has passed."""
         if not await self.store.claim_deadline(deadline):
             return
         table = await self.tables.load(deadline.table_id)
         if table.game_turn != deadline.generation or deadline.seat is None:
             return
         turn = next((d for d in await self.store.get_deadlines(table.id) if d.kind == TURN), None)
-        if turn is None or turn.fired:
+        if turn is None or turn.fired or turn.due_at <= self.clock():
             return
         await self.remind(table, deadline.seat, turn.due_at)

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import render
+from bot.services import scenes
 from bot.services.seating import Mode
 from bot.services.tables import Table
 from bot.storage import SeatRecord
@@ -22,7 +23,6 @@ from bot.text import option_value, t
 from rummy_engine import (
     Card,
     Event,
-    Outcome,
     Phase,
     PlayerView,
     RoundResult,
@@ -59,31 +59,14 @@ def side_name(table: Table, names: Names, side: int, locale: str) -> str:
 
 
 def variant_title(table: Table, locale: str) -> str:
-    return _variant_title(table.record.variant, table.record.mode, table.id, locale)
+    players = table.game.rules.players if table.game is not None else None
+    return _variant_title(table.record.variant, table.record.mode, players, table.id, locale)
 
 
 @functools.lru_cache(maxsize=1024)
-def _variant_title(variant: str, mode: str, table_id: int, locale: str) -> str:
+def _variant_title(variant: str, mode: str, players: int | None, table_id: int, locale: str) -> str:
     """Cached: every message of every move starts with it (three translations each time)."""
-    return t(
-        "table.title",
-        locale,
-        variant=t(f"variant.{variant}", locale),
-        mode=t(f"mode.{mode}", locale),
-        table=table_id,
-    )
-
-
-@functools.lru_cache(maxsize=32)
-def scene_labels(kind: str, locale: str) -> Mapping[str, str]:
-    """The translated labels of one kind of picture (``table``, ``hand``, ``round_end``).
-    Cached: the same few words go into every picture of a language."""
-    defaults = {
-        "table": render.TABLE_LABELS,
-        "hand": render.HAND_LABELS,
-        "round_end": render.ROUND_END_LABELS,
-    }[kind]
-    return render.labels_from(defaults, lambda k: t(k, locale))
+    return scenes.title(variant, mode, players, table_id, locale)
 
 
 # -- lobby ------------------------------------------------------------------------------------
@@ -319,39 +302,10 @@ def table_scene(
     table: Table, names: Names, locale: str, four_colour: bool = False
 ) -> render.TableScene:
     view = public_view(table)
-    rules = view.rules
-    sides = tuple(
-        render.SideScore(
-            side_name(table, names, s, locale), score, rules.limit if rules.is_atlas else None, s
-        )
-        for s, score in enumerate(view.scores)
-    )
-    melds = tuple(
-        render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), names.name(tm.owner))
-        for i, tm in enumerate(view.table)
-    )
-    seats = tuple(
-        render.SeatInfo(
-            names.name(s),
-            rules.side_of(s),
-            view.opened[s] and rules.has_opening,
-            s == view.current,
-        )
-        for s in range(rules.players)
-    )
-    return render.TableScene(
-        title=variant_title(table, locale),
-        round_no=view.round_no,
-        sides=sides,
-        turn_name=names.name(view.current),
-        melds=melds,
-        discard_top=view.discard_top,
-        discard_count=view.discard_size,
-        stock_empty=not view.stock_size,
-        seats=seats,
-        four_colour=four_colour,
-        labels=scene_labels("table", locale),
-    )
+    seat_names = [names.name(s) for s in range(view.rules.players)]
+    sides = [side_name(table, names, s, locale) for s in range(view.rules.sides)]
+    title = variant_title(table, locale)
+    return scenes.table_scene(view, title, seat_names, sides, locale, four_colour)
 
 
 # -- private hands ----------------------------------------------------------------------------
@@ -408,14 +362,9 @@ def hand_scene(
     four_colour: bool = False,
     groups: tuple[tuple[Card, ...], ...] | None = None,
 ) -> render.HandScene:
-    view = table.view(seat)
-    return render.HandScene(
-        cards=view.hand,
-        drawn=view.drawn,
-        groups=groups,
-        four_colour=four_colour,
-        title=t("hand.image_title", locale, table=table.id, count=len(view.hand)),
-        labels=scene_labels("hand", locale),
+    title = t("hand.image_title", locale, table=table.id, count=len(table.view(seat).hand))
+    return scenes.hand_scene(
+        table.view(seat), title, locale, four_colour=four_colour, groups=groups
     )
 
 
@@ -424,17 +373,8 @@ def hand_scene(
 
 def round_end_text(table: Table, result: RoundResult, names: Names, locale: str) -> str:
     rules = table.require_game().rules
-    if result.outcome is Outcome.VOID:
-        head = t("round.void", locale, round=result.round_no)
-    elif result.outcome is Outcome.RESIGN or result.winner is None:
-        head = t("round.ended", locale, round=result.round_no)
-    else:
-        head = t(
-            f"round.won.{result.outcome.value}",
-            locale,
-            player=names.mention(result.winner),
-            round=result.round_no,
-        )
+    winner = None if result.winner is None else names.mention(result.winner)
+    head = scenes.round_headline(result, winner, locale)
     lines = [f"**{head}**"]
     for seat, hand in enumerate(result.hands):
         cards = format_cards(hand) if hand else t("round.no_cards", locale)
@@ -466,30 +406,10 @@ def round_end_scene(
     table: Table, result: RoundResult, names: Names, locale: str
 ) -> render.RoundEndScene:
     rules = table.require_game().rules
-    players = tuple(
-        render.PlayerResult(
-            names.name(s),
-            rules.side_of(s),
-            hand,
-            result.penalties[s] if rules.is_atlas else 0,
-            s == result.winner,
-        )
-        for s, hand in enumerate(result.hands)
-    )
-    totals = tuple(
-        render.SideScore(
-            side_name(table, names, s, locale), total, rules.limit if rules.is_atlas else None, s
-        )
-        for s, total in enumerate(result.totals)
-    )
-    return render.RoundEndScene(
-        title=t(
-            "round.image_title", locale, round=result.round_no, title=variant_title(table, locale)
-        ),
-        players=players,
-        totals=totals,
-        labels=scene_labels("round_end", locale),
-    )
+    seat_names = [names.name(s) for s in range(rules.players)]
+    sides = [side_name(table, names, s, locale) for s in range(rules.sides)]
+    title = variant_title(table, locale)
+    return scenes.round_end_scene(rules, result, title, seat_names, sides, locale)
 
 
 # -- hands by melds ----------------------------------------------------------------------------
@@ -512,15 +432,19 @@ def meld_groups(table: Table, seat: int) -> tuple[tuple[Card, ...], ...]:
 
 
 def describe(events: Sequence[Event], names: Names, locale: str) -> str:
-    """What just happened, for everyone: never a card from a hand that stays hidden."""
+    """What just happened, for everyone: never a card from a hand that stays hidden. Each move
+    is told with the name its player had then (a seat a computer took over keeps its past)."""
     lines = []
     timed_out = next((e for e in events if e.kind == "turn_timed_out"), None)
     if timed_out is not None and timed_out.seat is not None:
-        lines.append(t("move.timed_out", locale, player=names.name(timed_out.seat)))
+        player = actor(timed_out, names)
+        lines.append(t("move.timed_out", locale, player=player))
+        if timed_out.data.get("drew") and not any(e.kind == "take_undone" for e in events):
+            lines.append(t("move.drew_stock", locale, player=player))
     for event in events:
         if event.private or event.seat is None:
             continue
-        player, data = names.name(event.seat), event.data
+        player, data = actor(event, names), event.data
         if event.kind == "discard_taken":
             lines.append(t("move.took_discard", locale, player=player, card=_pretty(data["card"])))
         elif event.kind == "laid":
@@ -533,12 +457,16 @@ def describe(events: Sequence[Event], names: Names, locale: str) -> str:
             lines.append(t("move.undo", locale, player=player, card=_pretty(data["card"])))
         elif event.kind == "resigned":
             lines.append(t("move.resigned", locale, player=player))
-    if any(e.kind == "drew_stock" for e in events) and len(lines) == (timed_out is not None):
-        seat = next(e.seat for e in events if e.kind == "drew_stock")
-        lines.append(
-            t("move.drew_stock", locale, player=names.name(seat if seat is not None else 0))
-        )
+    drew = next((e for e in events if e.kind == "drew_stock" and e.seat is not None), None)
+    if drew is not None and not lines:
+        lines.append(t("move.drew_stock", locale, player=actor(drew, names)))
     return " ".join(lines)
+
+
+def actor(event: Event, names: Names) -> str:
+    """Who made a move: the name stored with it, else (older moves) the seat's name now."""
+    stored = event.data.get("name")
+    return stored if isinstance(stored, str) and stored else names.name(event.seat or 0)
 
 
 def _pretty(text: str) -> str:
@@ -605,6 +533,6 @@ def rules_text(variant: str | None, table: Table | None, locale: str) -> str:
         lines.append(
             t("lobby.options", locale, options=options_shown(table, locale))
             if changed
-            else t("lobby.options_default", locale)
+            else t("rules.options_default", locale)
         )
     return "\n".join(lines)

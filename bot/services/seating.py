@@ -117,7 +117,7 @@ def leave(seats: Sequence[SeatRecord], user_id: int) -> list[SeatRecord]:
 def ready(seats: Sequence[SeatRecord], mode: Mode) -> None:
     """Refuse to start a table that lacks players."""
     if len(seats) < mode.minimum:
-        raise Refusal("lobby.not_enough_players", needed=mode.minimum, seated=len(seats))
+        raise Refusal("lobby.not_enough_players", needed=mode.minimum, count=len(seats))
 
 
 def compact(seats: Sequence[SeatRecord], mode: Mode) -> list[SeatRecord]:

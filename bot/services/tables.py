@@ -372,9 +372,18 @@ class TableService:
             return await self.load(record.id)
 
     async def _lobby_change(
-        self, table_id: int, change: Callable[[Table], Awaitable[None]]
+        self,
+        table_id: int,
+        change: Callable[[Table], Awaitable[None]],
+        *,
+        host: int | None = None,
     ) -> Table:
+        """Apply ``change`` to a lobby. A change only the host may make names them (``host``,
+        the user asking) and is refused as such first: whether the game has started is no
+        business of someone who may not make the change at all."""
         async with self._changing(table_id) as table:
+            if host is not None:
+                self._require_host(table, host)
             if table.record.status in ("finished", "cancelled"):
                 raise Refusal("table.not_open")
             if not table.is_lobby:
@@ -416,14 +425,13 @@ class TableService:
         """Remove ``user_id`` from the lobby (host only); ``name`` words the refusal."""
 
         async def change(table: Table) -> None:
-            self._require_host(table, by)
             if user_id == by:
                 raise Refusal("lobby.kick_self")
             if table.seat_of(user_id) is None:
                 raise Refusal("lobby.kick_not_seated", player=name)
             await self.store.set_seats(table_id, seating.leave(table.seats, user_id))
 
-        return await self._lobby_change(table_id, change)
+        return await self._lobby_change(table_id, change, host=by)
 
     async def add_computer(
         self,
@@ -436,26 +444,23 @@ class TableService:
         """Seat a computer player of ``strength`` (host only), on ``team`` in 2v2."""
 
         async def change(table: Table) -> None:
-            self._require_host(table, by)
             seats = seating.add_computer(table.seats, table.mode, name, team, strength)
             await self.store.set_seats(table_id, seats)
 
-        return await self._lobby_change(table_id, change)
+        return await self._lobby_change(table_id, change, host=by)
 
     async def remove_computer(self, table_id: int, by: int) -> Table:
         """Take the last computer player out of the lobby (host only)."""
 
         async def change(table: Table) -> None:
-            self._require_host(table, by)
             await self.store.set_seats(table_id, seating.remove_computer(table.seats))
 
-        return await self._lobby_change(table_id, change)
+        return await self._lobby_change(table_id, change, host=by)
 
     async def set_option(self, table_id: int, by: int, key: str, value: Any) -> Table:
         """Change one table option (host only, lobby only); bad keys and values are refused."""
 
         async def change(table: Table) -> None:
-            self._require_host(table, by)
             merged = {**table.options.changed(), TIMER_KEY: table.turn_timer, key: value}
             engine_options, timer = split_options(merged)
             options = Options.from_json(engine_options)
@@ -463,16 +468,15 @@ class TableService:
             stored = {**options.changed(), TIMER_KEY: timer}
             await self.store.update_table_options(table_id, json.dumps(stored, sort_keys=True))
 
-        return await self._lobby_change(table_id, change)
+        return await self._lobby_change(table_id, change, host=by)
 
     async def set_language(self, table_id: int, by: int, locale: str) -> Table:
         """Choose the language of the table's public messages (host only, lobby only)."""
 
         async def change(table: Table) -> None:
-            self._require_host(table, by)
             await self.store.set_table_locale(table_id, normalise(locale))
 
-        return await self._lobby_change(table_id, change)
+        return await self._lobby_change(table_id, change, host=by)
 
     async def remember_server_locale(self, guild_id: int, locale: str) -> None:
         """Keep a server's preferred language (Discord sends it with each interaction)."""
@@ -493,8 +497,11 @@ class TableService:
             return normalise(table.record.locale)
         return normalise(await self._server_locale(table.record.guild_id))
 
-    async def cancel(self, table_id: int, by: int, *, can_manage_server: bool = False) -> Table:
-        """Close a lobby or stop a game without a result (host, or a member with Manage Server).
+    async def cancel(
+        self, table_id: int, by: int, *, can_manage_server: bool = False, lobby_only: bool = False
+    ) -> Table:
+        """Close a lobby or stop a game without a result (host, or a member with Manage Server);
+        ``lobby_only``: a lobby only (a game started since is refused).
 
         Reads only the table's record, never its game: a table whose stored state cannot be
         loaded can still be cancelled (it is archived as cancelled, never deleted).
@@ -507,6 +514,8 @@ class TableService:
                 raise Refusal("table.host_or_manager")
             if record.status not in ("lobby", "active"):
                 raise Refusal("table.not_open")
+            if lobby_only and record.status != "lobby":
+                raise Refusal("lobby.already_started")
             record = await self.store.update_table_status(table_id, "cancelled")
             self._remember(record)
             try:
@@ -638,17 +647,23 @@ class TableService:
             events: list[Event] = []
             changed: set[int] = set()
             played: Played | None = None
+            # Whether a card was drawn in this turn (before the timer, or by a start that
+            # resumed it): the dealer's first turn has none, so the table must not claim one.
+            drew = game.drawn is not None and game.drawn != game.taken
+            told = Event("turn_timed_out", seat, {})
             while game.turn == turn and game.round_no == round_no and table.game_turn:
                 action = timeout_action(game, seat)
+                told = _named(Event("turn_timed_out", seat, {"count": count, "drew": drew}), table)
                 played = await self._apply(
-                    table, game, action, None, seat, claim=claim, timeouts=(seat, count)
+                    table, game, action, None, seat, claim=claim, timeouts=(seat, count), told=told
                 )
+                drew = drew or any(e.kind == "drew_stock" for e in played.events)
                 events += played.events
                 changed |= played.changed_hands
                 table = played.table
                 game = table.require_game()
             assert played is not None
-            events.insert(0, Event("turn_timed_out", seat, {"count": count}))
+            events.insert(0, told)
             return Played(table, events, seat, frozenset(changed))
 
     async def decide_absent(
@@ -668,9 +683,8 @@ class TableService:
             seats = [replace(s, timeouts=0) if s.seat == seat else s for s in table.seats]
             if choice == "replace":
                 old = seats[seat]
-                seats[seat] = replace(
-                    old, user_id=None, is_computer=True, name=_computer_name(old.name)
-                )
+                name = t("seat.replaced", await self.public_locale(table), name=old.name or "?")
+                seats[seat] = replace(old, user_id=None, is_computer=True, name=name)
             # Seats first: the change is idempotent (a second try finds no absent player), and
             # a crash before the claim leaves a deadline that no longer applies, not a question
             # that no timer answers.
@@ -734,12 +748,14 @@ class TableService:
         *,
         claim: Deadline | None = None,
         timeouts: tuple[int, int] | None = None,
+        told: Event | None = None,
     ) -> Played:
         """Apply and commit one action. ``claim`` and ``timeouts`` are written with the move
-        that ends the turn (or round), never with a step inside it."""
+        that ends the turn (or round), never with a step inside it; so is ``told``, the
+        timed-out turn's own event, when the claim is a turn's."""
         before = [list(h) for h in game.hands]
         turn_before = (game.round_no, game.turn, game.phase)
-        events = game.apply(action)
+        events = [_named(e, table) for e in game.apply(action)]
         ends = (game.round_no, game.turn) != turn_before[:2] or game.phase not in (
             Phase.DRAW,
             Phase.PLAY,
@@ -754,6 +770,7 @@ class TableService:
             status,
             claim=claim if ends or turn_before[2] is Phase.ROUND_OVER else None,
             timeouts=timeouts if ends or user_id is not None else None,
+            told=told,
         )
         changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
         played = Played(after, events, seat, changed)
@@ -777,12 +794,13 @@ class TableService:
         *,
         claim: Deadline | None = None,
         timeouts: tuple[int, int] | None = None,
+        told: Event | None = None,
     ) -> Table:
         """One transaction for the move; the table after it, built without reading it back."""
         snapshot = orjson.dumps(game.to_json()).decode()
         if claim is not None and claim.kind == "turn":
             # Stored with the move, so the table still says so after a restart.
-            events = [*events, Event("turn_timed_out", claim.seat, {})]
+            events = [*events, told or Event("turn_timed_out", claim.seat, {})]
         try:
             version = await self.store.commit_move(
                 table.id,
@@ -840,9 +858,13 @@ def explain(error: RuleViolation, table: Table, seat: int) -> Refusal:
     return Refusal.from_violation(error)
 
 
-def _computer_name(name: str | None) -> str:
-    """The seat name of a computer playing on for an absent player."""
-    return t("seat.replaced", name=name or "?")
+def _named(event: Event, table: Table) -> Event:
+    """``event`` with the name its seat has now, when it happens: the table retells a past move
+    by who made it, even once a computer has taken the seat over."""
+    seat = next((s for s in table.seats if s.seat == event.seat), None)
+    if seat is None or not seat.name:
+        return event
+    return replace(event, data={**event.data, "name": seat.name})
 
 
 def _player_count(table: Table) -> int:

@@ -48,12 +48,6 @@ async def _replay_ratings(conn: aiosqlite.Connection) -> None:
     await conn.executemany(rerate.ADD_HISTORY_SQL, history)
 
 
-#: Migration 9's description, shared word for word with the PostgreSQL mirror.
-RATINGS_REPLAYED = (
-    "ratings rebuilt from the stored games with Bradley-Terry-Full, which never ranks a shared "
-    "place above a player who beat it"
-)
-
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -305,7 +299,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         9,
-        RATINGS_REPLAYED,
+        "ratings rebuilt from the stored games with Bradley-Terry-Full, which never ranks a "
+        "shared place above a player who beat it",
         (),
         _replay_ratings,
     ),

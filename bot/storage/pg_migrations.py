@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage import rerate
-from bot.storage.migrations import RATINGS_REPLAYED, Migration
+from bot.storage.migrations import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.storage.migrations import Migration
 
 #: The advisory lock every migrating process takes (any constant works; this one is "rummy").
 MIGRATION_LOCK = 0x72756D6D79
@@ -271,7 +272,8 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tables ADD COLUMN closed_reason TEXT",
         ),
     ),
-    Migration(9, RATINGS_REPLAYED, (), _replay_ratings),
+    # The same note as SQLite's migration 9, word for word.
+    Migration(9, SQLITE_MIGRATIONS[8].description, (), _replay_ratings),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -36,7 +36,10 @@ CLI_EN: dict[str, str] = {
         "{name} names shard {shard}, but {count_name} is {count}: shards are numbered 0 to "
         "{last}."
     ),
-    "config.env_file_missing": "The settings file {path} does not exist.",
+    "config.env_file_missing": (
+        "rummy-bot: the settings file {path} given with --env-file does not exist; give the "
+        "path of an existing file, or leave --env-file out to read .env in the current folder."
+    ),
     # --- command line ------------------------------------------------
     "cli.description": (
         "Discord rummy bot. Without a sub-command it runs the bot (same as 'run')."
@@ -73,6 +76,8 @@ CLI_EN: dict[str, str] = {
         "DISCORD_TOKEN and try again. 'rummy-bot doctor' checks its format."
     ),
     "cli.database_error": "rummy-bot: the database {path} cannot be used: {error}",
+    "cli.database_unusable": "rummy-bot: the database {path} cannot be used. {problems}",
+    "cli.cannot_start": "rummy-bot: the bot cannot start. {problem}",
     "cli.network_error": (
         "rummy-bot: cannot reach Discord ({error}). Check this machine's network connection "
         "(and any proxy or firewall), then start the bot again; nothing was changed."
@@ -89,15 +94,22 @@ CLI_EN: dict[str, str] = {
         "The two databases do not have the same tables even after upgrading both; nothing was "
         "copied. Check that FROM and TO are rummy-bot databases."
     ),
-    "cli.copy.not_empty": (
+    "cli.copy.not_empty[one]": (
+        "The database {target} is not empty (the table {table} has {count} row), so nothing "
+        "was copied: copy-db only fills an empty database, to never mix two histories. Give a "
+        "new database as TO, or empty this one first."
+    ),
+    "cli.copy.not_empty[other]": (
         "The database {target} is not empty (the table {table} has {count} rows), so nothing "
         "was copied: copy-db only fills an empty database, to never mix two histories. Give a "
         "new database as TO, or empty this one first."
     ),
     "cli.copy.error": "The copy from {source} to {target} stopped: {error}",
-    "cli.copy.table_ok": "Table {table}: {count} rows, the same in both databases.",
+    "cli.copy.table_ok[one]": "Table {table}: {count} row, the same in both databases.",
+    "cli.copy.table_ok[other]": "Table {table}: {count} rows, the same in both databases.",
     "cli.copy.table_differs": (
-        "Table {table}: {source_rows} rows in the original but {target_rows} in the copy."
+        "Table {table}: the row counts differ (the original has {source_rows}, the copy "
+        "{target_rows})."
     ),
     "cli.copy.replayed": (
         "Open games replayed move by move through the rules on the copy: {count}; each one "
@@ -165,7 +177,7 @@ CLI_EN: dict[str, str] = {
     ),
     "doctor.db.unreadable": "The database cannot be opened: {error}",
     "doctor.db.not_a_database": (
-        "{path} is not a SQLite database ({why}). The bot will not touch it: point "
+        "{path} is not a SQLite database ({why}); it was left untouched: point "
         "RUMMY_DATABASE at the right file, or move this one away to start a new database."
     ),
     "doctor.db.file_read_only": (
@@ -198,7 +210,38 @@ CLI_EN: dict[str, str] = {
         "(RUMMY_DATABASE=postgresql://…) they can run anywhere."
     ),
     "doctor.summary.ok": "Everything looks fine.",
-    "doctor.summary.problems": "{count} problem(s) found; see the lines marked PROBLEM.",
+    "doctor.drawing.ok": "Drew a hand of cards ({width}×{height} pixels).",
+    "doctor.drawing.failed": (
+        "Cannot draw a hand of cards ({error}): this install lacks files of the package. "
+        "Reinstall it (pip install --force-reinstall rummy-discord, or pip install . in the "
+        "source folder)."
+    ),
+    "doctor.summary.problems[one]": "{count} problem found; see the line marked PROBLEM.",
+    "doctor.summary.problems[other]": "{count} problems found; see the lines marked PROBLEM.",
+    # --- simulate and demo ----------------------------------------------
+    "offline.bad_variant": (
+        "rummy-bot {command}: there is no variant {value!r}; choose one of {choices}."
+    ),
+    "offline.bad_mode": (
+        "rummy-bot {command}: there is no mode {value!r}; choose 1v1 or 2v2 (Basic rummy "
+        "also takes a number of players, such as 3)."
+    ),
+    "offline.refused": "rummy-bot {command}: {problem}",
+    "offline.bad_strength": (
+        "rummy-bot {command}: there is no computer strength {value!r}; choose from {choices}."
+    ),
+    "offline.too_many_strengths": (
+        "rummy-bot {command}: --players names {given} strengths, but this game has {sides} "
+        "sides (one strength per side, in seat order): name at most {sides}."
+    ),
+    "offline.bad_games": "rummy-bot {command}: --games must be at least 1, not {value}.",
+    "offline.out_is_file": (
+        "rummy-bot demo: {path} is a file, not a folder; give --out a new or empty folder."
+    ),
+    "offline.out_unusable": (
+        "rummy-bot demo: cannot write pictures in {path} ({error}); give --out a folder this "
+        "user can write."
+    ),
     # --- bot -----------------------------------------------------------
     "bot.shutting_down": "The bot is restarting; please try again in a moment.",
 }

@@ -21,6 +21,8 @@ GAME_EN: dict[str, str] = {
     "mode.1v1": "1v1",
     "mode.2v2": "2v2",
     "mode.basic": "2–6 players",
+    "mode.players[one]": "{count} player",
+    "mode.players[other]": "{count} players",
     "side.team": "Team {team}",
     "side.partners": "{first} & {second}",
     "side.team_short": "{team}",
@@ -49,7 +51,7 @@ GAME_EN: dict[str, str] = {
     "lobby.empty_seat": "(free seat)",
     "lobby.players": "Players ({seated}/{capacity}): {players}",
     "lobby.how_to_start": "Join with the buttons or /rummy join; the host starts once {minimum} players are seated.",
-    "lobby.started": "The game has started: the table is below.",
+    "lobby.started": "The game has started: the lobby message in this channel is now the table.",
     "lobby.cancelled": "This table was cancelled.",
     "lobby.computer_added": "{name} sits down ({strength}).",
     "lobby.pick_strength": "How well should the computer play?",
@@ -70,7 +72,7 @@ GAME_EN: dict[str, str] = {
     "timer.turn_ends": "⏳ The turn ends {when}.",
     "timer.reminder": "⏳ Your turn at table #{table} in {channel} ends {when}; after that it is played for you.",
     "timer.stuck": "The turn cannot be played automatically.",
-    "move.timed_out": "⏰ {player}'s time ran out: the turn was played for them (a card drawn from the stock and one discarded).",
+    "move.timed_out": "⏰ {player}'s time ran out: the turn was played for them.",
     "absent.question[one]": "{host}: {player} let the timer run out {count} time in a row. Replace them by a computer, wait, or end the game? Without an answer a computer takes the seat {when}.",
     "absent.question[other]": "{host}: {player} let the timer run out {count} times in a row. Replace them by a computer, wait, or end the game? Without an answer a computer takes the seat {when}.",
     "absent.replace_done": "A computer player takes the seat.",
@@ -98,7 +100,8 @@ GAME_EN: dict[str, str] = {
     "lobby.no_teams": "This table has no teams: just join.",
     "lobby.not_seated": "You are not seated at this table.",
     "lobby.kick_not_seated": "{player} is not seated at this table, so there is nobody to remove.",
-    "lobby.not_enough_players": "The game needs {needed} players; {seated} are seated. Fill the free seats with Join or Add computer.",
+    "lobby.not_enough_players[one]": "The game needs {needed} players; {count} is seated. Fill the free seats with Join or Add computer.",
+    "lobby.not_enough_players[other]": "The game needs {needed} players; {count} are seated. Fill the free seats with Join or Add computer.",
     "lobby.exists_here": "This channel already has a table (#{table}, https://discord.com/channels/{guild}/{channel}/{message}): join it with /rummy join, or open a new table in another channel or a thread.",
     "lobby.already_started": "The game has already started.",
     "lobby.sat_out": "You gave up your seat and are still the host: add computers and start, or sit down again with Join.",
@@ -135,6 +138,7 @@ GAME_EN: dict[str, str] = {
     "table.reposted": "The table is below.",
     "turn.notice": "🔔 {player}, your turn (round {round}).",
     "turn.not_yours_named": "It is {player}'s turn.",
+    "button.lobby_started": "The game has started, so this lobby button no longer applies: play with the buttons on the table message, or type /rummy leave to leave the game.",
     "button.stale": "That button is from an earlier turn; use the buttons on the current table message.",
     "button.not_for_you": "This panel belongs to another player.",
     "button.unknown": "That button no longer does anything; use the buttons on the current table message.",
@@ -253,6 +257,10 @@ GAME_EN: dict[str, str] = {
     "round.basic_line": "{player}: {cards}",
     "round.points": "This round: {points}",
     "round.image_title": "Round {round} · {title}",
+    # the offline demo's pictures (no table number: no Discord table)
+    "demo.table_title": "{variant} · offline demo",
+    "demo.hand_title[one]": "{name} · {count} card",
+    "demo.hand_title[other]": "{name} · {count} cards",
     # scores
     "score.round": "Round {round}: {player} ({how}) — {points}",
     "outcome.void": "void round",
@@ -264,6 +272,7 @@ GAME_EN: dict[str, str] = {
     "outcome.resign": "a player left",
     # rules summary
     "rules.title": "**{variant}** — the rules",
+    "rules.options_default": "This table plays with the standard options.",
     "rules.simple": (
         "• Two packs and 2 jokers (106 cards). 13 cards each, 14 for the dealer, who plays first without drawing.\n"
         "• Turn: draw (stock, or the top discard), then discard. Nothing is laid before going out.\n"

@@ -24,7 +24,8 @@ STATS_EN: dict[str, str] = {
     "leaderboard.empty": "No finished games are recorded here yet.",
     "leaderboard.position": "Position of the player who asked",
     "leaderboard.not_ranked": "{player} has no recorded games on this leaderboard yet.",
-    "leaderboard.footer": "Page {page}/{pages} · {total} players",
+    "leaderboard.footer[one]": "Page {page}/{pages} · {count} player",
+    "leaderboard.footer[other]": "Page {page}/{pages} · {count} players",
     "leaderboard.previous": "Previous",
     "leaderboard.next": "Next",
     "leaderboard.bad_variant": "There is no variant called {value!r}. Choose one of: {choices}.",
@@ -34,12 +35,14 @@ STATS_EN: dict[str, str] = {
     "stats.title": "Statistics · {player}",
     "stats.empty": "{player} has no recorded games here yet.",
     "stats.games": "Games **{games}** · Wins **{wins}** · Win rate **{win_rate}**",
-    "stats.rating": "Rating **{rating}** · trend **{trend}** (last {count} rated)",
+    "stats.rating[one]": "Rating **{rating}** · trend **{trend}** (last rated game)",
+    "stats.rating[other]": "Rating **{rating}** · trend **{trend}** (last {count} rated games)",
     "stats.rating_unrated": "Not rated yet (games with a computer player are not rated)",
     "stats.rounds": (
         "Average penalty per round **{penalty}** · Best opening **{opening}** · "
         "Rami sec **{rami_sec}**"
     ),
     "stats.streak": "Longest win streak **{streak}**",
-    "stats.partner": "Favourite partner {partner} (together: {games})",
+    "stats.partner[one]": "Favourite partner {partner} ({count} game together)",
+    "stats.partner[other]": "Favourite partner {partner} ({count} games together)",
 }

@@ -23,7 +23,6 @@ class UiContext:
     stats: StatsService
     reconciler: Reconciler
     autoplay: Autoplay
-    locale: str = "en"
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

@@ -6,6 +6,11 @@ call instead (its answer is usually ready in tens of milliseconds, and a deferra
 second REST call): :func:`defer_unless_answered` defers only if the answer is not sent by
 :data:`ANSWER_WITHIN`. These helpers work whatever was already sent, and never answer twice: the
 first answer and a late deferral share a lock.
+
+How each interaction was acknowledged is recorded on it (:func:`updated_message`,
+:func:`may_follow_up_publicly`): the reconciler edits the table message through a press only
+when the press was acknowledged as an update of that very message; after a private
+"thinking…", the interaction's original response is the presser's private answer.
 """
 
 from __future__ import annotations
@@ -32,11 +37,23 @@ EPHEMERAL = discord.MessageFlags(ephemeral=True)
 ANSWER_WITHIN = 1.5
 _LOCK = "answer-lock"
 _LATE = "answer-deferral"
+#: The message an acknowledgement "update" refers to (its id), set by :func:`defer_update`.
+_UPDATED = "answer-updated"
+#: Set once the interaction's first private answer is sent (not just "thinking…").
+_ANSWERED = "answer-sent"
 
 
 def locale_of(interaction: discord.Interaction) -> str:
     """The player's language for private answers: their Discord client's, if we speak it."""
     return normalise(interaction.locale.value)
+
+
+def public_locale_of(interaction: discord.Interaction) -> str:
+    """The language of a public answer that belongs to no table (statistics, leaderboards):
+    the server's, as Discord tells it; in direct messages, the reader's."""
+    if interaction.guild_id is not None and interaction.guild_locale is not None:
+        return normalise(interaction.guild_locale.value)
+    return locale_of(interaction)
 
 
 @contextlib.asynccontextmanager
@@ -66,9 +83,26 @@ async def defer_private(interaction: discord.Interaction) -> None:
 
 
 async def defer_update(interaction: discord.Interaction) -> None:
-    """Acknowledge a click on a private panel that will be edited in place."""
+    """Acknowledge a click as an update of the message it came from (a private panel edited
+    in place, or the table message, edited through the click)."""
     if not interaction.response.is_done():
         await interaction.response.defer()
+        if interaction.message is not None:
+            interaction.extras[_UPDATED] = interaction.message.id
+
+
+def updated_message(interaction: discord.Interaction) -> int | None:
+    """The message this interaction was acknowledged as an update of: its original response
+    is then that message (None: a command, or a click answered privately)."""
+    found = interaction.extras.get(_UPDATED)
+    return found if isinstance(found, int) else None
+
+
+def may_follow_up_publicly(interaction: discord.Interaction) -> bool:
+    """Whether a follow-up of this interaction would be a new public message. After a
+    private "thinking…" not yet answered, Discord makes the first follow-up the private answer
+    itself (whatever its flags say)."""
+    return updated_message(interaction) is not None or bool(interaction.extras.get(_ANSWERED))
 
 
 async def reply(interaction: discord.Interaction, content: str, **fields: Any) -> None:
@@ -84,6 +118,7 @@ async def reply(interaction: discord.Interaction, content: str, **fields: Any) -
             )
         else:
             await _respond_privately(interaction, content, **fields)
+        interaction.extras[_ANSWERED] = True
 
 
 async def _respond_privately(interaction: discord.Interaction, content: str, **fields: Any) -> None:

@@ -28,6 +28,7 @@ from bot.services.stats import (
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
 from bot.text import t
 from bot.ui.commands import choice
+from bot.ui.interaction import public_locale_of
 from bot.ui.widgets import component_view
 from rummy_engine import Variant
 
@@ -86,18 +87,19 @@ def resolve_scope(scope: str, guild_id: int | None) -> int:
 # -- formatting ---------------------------------------------------------------------------------
 
 
-def family_name(family: str) -> str:
-    return t("stats.all_variants") if family == ALL_VARIANTS else t(f"variant.{family}")
+def family_name(family: str, locale: str) -> str:
+    key = "stats.all_variants" if family == ALL_VARIANTS else f"variant.{family}"
+    return t(key, locale)
 
 
-def scope_name(scope: int) -> str:
-    return t("stats.scope.global" if scope == GLOBAL_SCOPE else "stats.scope.server")
+def scope_name(scope: int, locale: str) -> str:
+    return t("stats.scope.global" if scope == GLOBAL_SCOPE else "stats.scope.server", locale)
 
 
-def format_rating(rating: float | None, rated_games: int) -> str:
+def format_rating(rating: float | None, rated_games: int, locale: str) -> str:
     """Whole number with ``?`` while provisional; a dash before the first rated game."""
     if rating is None:
-        return t("stats.no_value")
+        return t("stats.no_value", locale)
     return f"{round(rating)}{'?' if rated_games < PROVISIONAL_GAMES else ''}"
 
 
@@ -115,42 +117,56 @@ def player_label(user_id: int, name: str | None) -> str:
     return discord.utils.escape_markdown(name) if name else f"<@{user_id}>"
 
 
-def leaderboard_line(entry: LeaderboardEntry, *, bold_player: bool = False) -> str:
+def leaderboard_line(entry: LeaderboardEntry, locale: str, *, bold_player: bool = False) -> str:
     player = player_label(entry.user_id, entry.name)
     return t(
         "leaderboard.line",
+        locale,
         rank=entry.rank,
         player=f"__{player}__" if bold_player else player,
-        rating=format_rating(entry.rating, entry.rated_games),
+        rating=format_rating(entry.rating, entry.rated_games, locale),
         games=entry.games,
         wins=entry.wins,
         win_rate=format_rate(entry.win_rate),
     )
 
 
-def leaderboard_embed(page: LeaderboardPage, caller_id: int | None) -> discord.Embed:
+def leaderboard_embed(page: LeaderboardPage, caller_id: int | None, locale: str) -> discord.Embed:
     """Title, one line per player, the caller's own line when off the page, page footer."""
     embed = discord.Embed(
         title=t(
-            "leaderboard.title", variant=family_name(page.family), scope=scope_name(page.scope)
+            "leaderboard.title",
+            locale,
+            variant=family_name(page.family, locale),
+            scope=scope_name(page.scope, locale),
         ),
         colour=discord.Colour.gold(),
     )
     if page.entries:
-        lines = [t(f"leaderboard.sort.{page.sort}"), f"**{t('leaderboard.header')}**"]
-        lines += [leaderboard_line(e, bold_player=e.user_id == caller_id) for e in page.entries]
+        header = t("leaderboard.header", locale)
+        lines = [t(f"leaderboard.sort.{page.sort}", locale), f"**{header}**"]
+        lines += [
+            leaderboard_line(e, locale, bold_player=e.user_id == caller_id) for e in page.entries
+        ]
         embed.description = "\n".join(lines)
     else:
-        embed.description = t("leaderboard.empty")
+        embed.description = t("leaderboard.empty", locale)
     if caller_id and not page.caller_on_page:
         value = (
-            leaderboard_line(page.caller)
+            leaderboard_line(page.caller, locale)
             if page.caller is not None
-            else t("leaderboard.not_ranked", player=f"<@{caller_id}>")
+            else t("leaderboard.not_ranked", locale, player=f"<@{caller_id}>")
         )
-        embed.add_field(name=t("leaderboard.position"), value=value, inline=False)
-    footer = t("leaderboard.footer", page=page.page + 1, pages=page.page_count, total=page.total)
-    embed.set_footer(text=f"{footer} · {t('stats.provisional_note', games=PROVISIONAL_GAMES)}")
+        embed.add_field(name=t("leaderboard.position", locale), value=value, inline=False)
+    footer = t(
+        "leaderboard.footer",
+        locale,
+        page=page.page + 1,
+        pages=page.page_count,
+        count=page.total,
+    )
+    note = t("stats.provisional_note", locale, games=PROVISIONAL_GAMES)
+    embed.set_footer(text=f"{footer} · {note}")
     return embed
 
 
@@ -222,13 +238,14 @@ class LeaderboardPageButton(
             page=self.page,
             caller_id=self.caller_id or None,
         )
+        locale = public_locale_of(interaction)
         await interaction.response.edit_message(
-            embed=leaderboard_embed(page, self.caller_id or None),
-            view=leaderboard_view(page, self.caller_id),
+            embed=leaderboard_embed(page, self.caller_id or None, locale),
+            view=leaderboard_view(page, self.caller_id, locale),
         )
 
 
-def leaderboard_view(page: LeaderboardPage, caller_id: int | None) -> discord.ui.View:
+def leaderboard_view(page: LeaderboardPage, caller_id: int | None, locale: str) -> discord.ui.View:
     """Previous/Next, disabled at the ends. Their targets always differ (page−1, page+1)."""
     common = (page.scope, page.family, page.sort)
     return component_view(
@@ -236,14 +253,14 @@ def leaderboard_view(page: LeaderboardPage, caller_id: int | None) -> discord.ui
             *common,
             page.page - 1,
             caller_id or 0,
-            label=t("leaderboard.previous"),
+            label=t("leaderboard.previous", locale),
             disabled=not page.has_previous,
         ),
         LeaderboardPageButton(
             *common,
             page.page + 1,
             caller_id or 0,
-            label=t("leaderboard.next"),
+            label=t("leaderboard.next", locale),
             disabled=not page.has_next,
         ),
     )
@@ -262,56 +279,63 @@ def bound_page_button(service: StatsService) -> type[LeaderboardPageButton]:
 # -- /rummy stats -----------------------------------------------------------------------------------
 
 
-def variant_field(stats: VariantStats) -> str:
+def variant_field(stats: VariantStats, locale: str) -> str:
     """The lines of one variant in /rummy stats."""
+    none = t("stats.no_value", locale)
     lines = [
         t(
             "stats.games",
+            locale,
             games=stats.games,
             wins=stats.wins,
             win_rate=format_rate(stats.win_rate),
         )
     ]
     if stats.rating is None:
-        lines.append(t("stats.rating_unrated"))
+        lines.append(t("stats.rating_unrated", locale))
     else:
         lines.append(
             t(
                 "stats.rating",
-                rating=format_rating(stats.rating, stats.rated_games),
+                locale,
+                rating=format_rating(stats.rating, stats.rated_games, locale),
                 trend=format_trend(stats.trend or 0.0),
                 count=min(stats.rated_games, TREND_GAMES),
             )
         )
-    penalty = (
-        t("stats.no_value") if stats.average_penalty is None else f"{stats.average_penalty:.1f}"
-    )
+    penalty = none if stats.average_penalty is None else f"{stats.average_penalty:.1f}"
     lines.append(
         t(
             "stats.rounds",
+            locale,
             penalty=penalty,
-            opening=stats.best_opening or t("stats.no_value"),
+            opening=stats.best_opening or none,
             rami_sec=stats.rami_sec,
         )
     )
-    lines.append(t("stats.streak", streak=stats.best_streak))
+    lines.append(t("stats.streak", locale, streak=stats.best_streak))
     if stats.favourite_partner is not None:
         partner, together = stats.favourite_partner
-        lines.append(t("stats.partner", partner=f"<@{partner}>", games=together))
+        lines.append(t("stats.partner", locale, partner=f"<@{partner}>", count=together))
     return "\n".join(lines)
 
 
-def stats_embed(player_name: str, scope: int, rows: list[VariantStats]) -> discord.Embed:
+def stats_embed(
+    player_name: str, scope: int, rows: list[VariantStats], locale: str
+) -> discord.Embed:
     embed = discord.Embed(
-        title=t("stats.title", player=player_name), colour=discord.Colour.blurple()
+        title=t("stats.title", locale, player=player_name), colour=discord.Colour.blurple()
     )
     if not rows:
-        embed.description = t("stats.empty", player=player_name)
+        embed.description = t("stats.empty", locale, player=player_name)
     for stats in rows:
-        embed.add_field(name=family_name(stats.family), value=variant_field(stats), inline=False)
-    embed.set_footer(
-        text=f"{scope_name(scope)} · {t('stats.provisional_note', games=PROVISIONAL_GAMES)}"
-    )
+        embed.add_field(
+            name=family_name(stats.family, locale),
+            value=variant_field(stats, locale),
+            inline=False,
+        )
+    note = t("stats.provisional_note", locale, games=PROVISIONAL_GAMES)
+    embed.set_footer(text=f"{scope_name(scope, locale)} · {note}")
     return embed
 
 
@@ -339,8 +363,10 @@ async def leaderboard_command(
     page = await service.leaderboard(
         scope=scope_id, family=family, sort=sort_key, page=0, caller_id=caller_id
     )
+    locale = public_locale_of(interaction)
     await interaction.followup.send(
-        embed=leaderboard_embed(page, caller_id), view=leaderboard_view(page, caller_id)
+        embed=leaderboard_embed(page, caller_id, locale),
+        view=leaderboard_view(page, caller_id, locale),
     )
 
 
@@ -356,4 +382,5 @@ async def stats_command(
     await interaction.response.defer()
     target = player or interaction.user
     rows = await service.player_stats(scope=scope_id, user_id=target.id)
-    await interaction.followup.send(embed=stats_embed(target.display_name, scope_id, rows))
+    locale = public_locale_of(interaction)
+    await interaction.followup.send(embed=stats_embed(target.display_name, scope_id, rows, locale))

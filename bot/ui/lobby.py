@@ -73,9 +73,11 @@ class LobbyHandlers:
         team: int | None = None,
         target: discord.abc.User | None = None,
         strength: Strength = Strength.NORMAL,
+        lobby_only: bool = False,
     ) -> None:
         """Join, leave, sit out, add or remove a computer, cancel: one answer, one
-        publication."""
+        publication. ``lobby_only`` (a lobby's button): Leave and Cancel never forfeit or stop
+        a game that has started since the lobby was drawn."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
         tid = await self.ui.table_id(interaction, table_id)
@@ -87,22 +89,24 @@ class LobbyHandlers:
             table = await tables.join(tid, user.id, chosen, name=user.display_name)
             answer = t("lobby.joined", locale)
         elif action is Action.LEAVE:
-            table, answer = await self._leave(tid, user.id, locale)
+            table, answer = await self._leave(tid, user.id, locale, lobby_only=lobby_only)
         elif action is Action.SIT_OUT:
             table, answer = await tables.sit_out(tid, user.id), t("lobby.sat_out", locale)
         elif action is Action.ADD_COMPUTER:
             current = await tables.load(tid)
             number = 1 + sum(s.is_computer for s in current.seats)
-            name = t("seat.computer", self.ui.locale, n=number)
+            # a seat's name is public: the table's language names it
+            name = t("seat.computer", await tables.public_locale(current), n=number)
             table = await tables.add_computer(tid, user.id, name, team, strength)
-            answer = t(
-                "lobby.computer_added", locale, name=name, strength=t(f"strength.{strength.value}")
-            )
+            shown = t(f"strength.{strength.value}", locale)
+            answer = t("lobby.computer_added", locale, name=name, strength=shown)
         elif action is Action.REMOVE_COMPUTER:
             table = await tables.remove_computer(tid, user.id)
             answer = t("lobby.computer_removed", locale)
         else:
-            table = await tables.cancel(tid, user.id, can_manage_server=can_manage_server(interaction))
+            table = await tables.cancel(
+                tid, user.id, can_manage_server=can_manage_server(interaction), lobby_only=lobby_only
+            )
             answer = t("lobby.cancelled", locale)
         await reply(interaction, answer)
         await self.ui.committed(table, user.id)
@@ -132,11 +136,13 @@ class LobbyHandlers:
         await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
         await self.ui.committed(table, interaction.user.id)
 
-    async def _leave(self, table_id: int, user_id: int, locale: str) -> tuple[Table | Played, str]:
+    async def _leave(
+        self, table_id: int, user_id: int, locale: str, *, lobby_only: bool = False
+    ) -> tuple[Table | Played, str]:
         """Leave the lobby (the host only stands up and keeps the table), or forfeit a running
-        game; with the answer that says which."""
+        game unless ``lobby_only``; with the answer that says which."""
         table = await self.ui.tables.load(table_id)
-        if not table.is_lobby:
+        if not table.is_lobby and not lobby_only:
             return await self.ui.tables.resign(table_id, user_id), t("lobby.left", locale)
         left = await self.ui.tables.leave_lobby(table_id, user_id)
         host = user_id == table.record.host_id

@@ -304,7 +304,7 @@ def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.Vi
         discord.SelectOption(
             label=cut(t("option.turn_timer", locale), LABEL_LIMIT),
             value=TIMER_KEY,
-            description=shown_timer(table.turn_timer),
+            description=option_value(TIMER_KEY, shown_timer(table.turn_timer), locale),
         ),
     )
     options.append(
@@ -347,7 +347,10 @@ def value_view(table: Table, key: str, locale: str, table_locale: str) -> discor
     elif key == TIMER_KEY:
         current = shown_timer(table.turn_timer)
         options = [
-            discord.SelectOption(label=v, value=v, default=v == current) for v in TIMER_CHOICES
+            discord.SelectOption(
+                label=option_value(TIMER_KEY, v, locale), value=v, default=v == current
+            )
+            for v in TIMER_CHOICES
         ]
     else:
         current = shown_option(table.options, key)

@@ -46,6 +46,7 @@ from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
+from bot.ui.interaction import may_follow_up_publicly, updated_message
 from bot.ui.messages import (
     Draft,
     Pictures,
@@ -321,9 +322,9 @@ class Reconciler:
         deadlines: Sequence[Deadline] | None,
         interaction: discord.Interaction | None,
     ) -> None:
-        """Edited through the interaction when the move was a press on this very message's
-        buttons (its token is not held to the bot token's rate limit), else with the bot
-        token; posted anew when it is gone."""
+        """Edited through the interaction when the move was a press acknowledged as an update
+        of this very message (its token is not held to the bot token's rate limit), else with
+        the bot token; posted anew when it is gone."""
         if deadlines is None:
             deadlines = await self.store.get_deadlines(table.id)
         due = {d.kind: d.due_at for d in deadlines if not d.fired}
@@ -332,7 +333,7 @@ class Reconciler:
         if ref is not None and ref.stamp == draft.stamp:
             return
         pressed = _live(interaction)
-        if pressed is not None and (ref is None or _source(pressed) != ref.message_id):
+        if pressed is not None and (ref is None or updated_message(pressed) != ref.message_id):
             pressed = None
         if ref is not None and await self._edit(ref, draft, pressed):
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
@@ -382,7 +383,7 @@ class Reconciler:
             return
         interaction = _live(how.interaction)
         message = None
-        if interaction is not None:
+        if interaction is not None and may_follow_up_publicly(interaction):
             with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own post
                 message = await interaction.followup.send(
                     draft.content, allowed_mentions=pings, ephemeral=False, wait=True
@@ -626,15 +627,6 @@ def _live(interaction: discord.Interaction | None) -> discord.Interaction | None
     if discord.utils.utcnow() - interaction.created_at > TOKEN_LIFE:
         return None
     return interaction
-
-
-def _source(interaction: discord.Interaction) -> int | None:
-    """The public message whose component was pressed (None for a command or a private
-    panel): its original response is that message, after a deferred update."""
-    message = interaction.message
-    if message is None or message.flags.ephemeral:
-        return None
-    return message.id
 
 
 def _mid_turn(table: Table, seat: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.services import moves
+from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.widgets import ABSENT_CHOICES, Action, Click, Router
@@ -22,14 +23,31 @@ SEATING = frozenset(
     }
 )
 
+#: The lobby's buttons (and the strength select they open): pressed once the game has
+#: started (a lobby not yet edited into the table), they are refused as such.
+LOBBY_PRESSES = SEATING | {
+    Action.ADD_COMPUTER,
+    Action.ADD_COMPUTER_AS,
+    Action.START,
+    Action.SETTINGS,
+}
+
 
 def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
     """The router the table components are bound to."""
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
+        try:
+            await dispatch(interaction, click)
+        except Refusal as refusal:
+            if click.action in LOBBY_PRESSES and refusal.code == "lobby.already_started":
+                raise Refusal("button.lobby_started") from refusal
+            raise
+
+    async def dispatch(interaction: discord.Interaction, click: Click) -> None:
         tid, action = click.table_id, click.action
         if action in SEATING:
-            await lobby.seat(interaction, tid, action)
+            await lobby.seat(interaction, tid, action, lobby_only=True)
         elif action is Action.ADD_COMPUTER:
             await lobby.ask_strength(interaction, tid)
         elif action is Action.ADD_COMPUTER_AS:

@@ -35,6 +35,7 @@ from rummy_engine import (
     player_view,
 )
 from rummy_engine.strategy import choose_action
+from tests.helpers.invariants import SimcordWatch
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
@@ -82,6 +83,7 @@ class World:
     seen_public: set[str] = field(default_factory=set)
     checked_messages: int = 0
     table_id: int | None = None
+    watch: SimcordWatch | None = None
 
     @property
     def bot(self) -> RummyBot:
@@ -220,14 +222,21 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     guild = simcord_env.create_guild("Rummy Club")
     channel = guild.create_text_channel("rummy")
     players = [guild.add_member(simcord_env.create_user(name)) for name in NAMES]
-    yield World(simcord_env, guild, channel, players)
+    watch = SimcordWatch(simcord_env, staged=lambda bot: getattr(bot, "crashed", False))
+    watch.install()  # after every step: what players see is the stored table
+    yield World(simcord_env, guild, channel, players, watch=watch)
+    watch.enabled = False
+    checks = sum(w.checks for w in watch.watches.values())
+    cpu = sum(w.cpu_seconds for w in watch.watches.values())
+    print(f"[invariants: {checks} checks, {cpu * 1000:.0f} ms CPU]")
     await simcord_env.bot.close()
     assert_only_refusals(simcord_env)
 
 
 class Crash(BaseException):
     """Raised by a test where the bot process would die: nothing after it runs in that bot,
-    and no ``except Exception`` in the bot can swallow it."""
+    and no ``except Exception`` in the bot can swallow it. The test marks the bot
+    ``crashed``: what it shows is left behind until a restart heals it."""
 
 
 def assert_only_refusals(env: simcord.Env) -> None:

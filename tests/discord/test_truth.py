@@ -28,6 +28,7 @@ def crash_at(bot: Any, step: int | None) -> list[str]:
     async def request(route: Any, **kwargs: Any) -> Any:
         seen.append(f"{route.method} {route.path}")
         if step is not None and len(seen) >= step:
+            bot.crashed = True
             raise Crash(f"killed before {route.method} {route.path}")
         return await original(route, **kwargs)
 
@@ -309,6 +310,8 @@ async def test_a_table_message_that_is_gone_is_posted_again(world: World) -> Non
     await scripted(world, "r51", "1v1", R51_HANDS)
     alice, bob = world.players[:2]
     (old,) = live_buttons(world)
+    assert world.watch is not None
+    world.watch.enabled = False  # the simulated Discord still holds the message said to be gone
     world.env.inject_error(
         "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=404, code=10008
     )

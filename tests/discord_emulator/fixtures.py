@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest_asyncio
 
+from tests.helpers.invariants import emulator_watch
+
 from .server import DiscordEmulator
 
 
@@ -25,6 +27,7 @@ from .server import DiscordEmulator
 async def emulated_discord(**options: Any) -> AsyncIterator[DiscordEmulator]:
     """Start an emulator (patching discord.py's endpoints) and always restore them afterwards."""
     emulator = DiscordEmulator(**options)
+    emulator.watcher = emulator_watch  # every step: what players see is the stored table
     await emulator.start()
     try:
         yield emulator

@@ -319,6 +319,10 @@ class DiscordEmulator:
         #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
         #: call; a number of seconds answers 429 with that ``Retry-After`` (None lets it through).
         self.rate_limit: Callable[[str, str], float | None] | None = None
+        #: Called with the bot once it is READY; what it returns is awaited before every
+        #: injected interaction and when the bot stops (the fixtures' invariant check).
+        self.watcher: Callable[[DiscordEmulator, discord.Client], Any] | None = None
+        self._step_check: Any = None
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -405,8 +409,12 @@ class DiscordEmulator:
                 raise AssertionError(
                     f"bot not READY within {ready_timeout}s; unknown routes: {self.unknown_routes}"
                 )
+            self._step_check = self.watcher(self, bot) if self.watcher else None
             yield bot
+            if self._step_check is not None:
+                await self._step_check.check()
         finally:
+            self._step_check = None
             if ready is not None:
                 ready.cancel()
             await bot.close()
@@ -736,6 +744,8 @@ class DiscordEmulator:
         data: dict[str, Any],
         message: StoredMessage | None = None,
     ) -> InteractionHandle:
+        if self._step_check is not None:
+            await self._step_check.check()  # what the last step left, before the next
         record = InteractionRecord(
             id=self.snowflake(),
             token=f"itk-{secrets.token_urlsafe(24)}",
