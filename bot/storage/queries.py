@@ -3,12 +3,13 @@ orders and the rows a finished game adds to the statistics.
 
 Why one module: both stores must rank, count and record exactly alike (the copy between them and
 the tests on both depend on it), so the logic that does not depend on the SQL dialect lives here
-once. Conditions use ``?`` placeholders; the PostgreSQL store numbers them.
+once. Conditions use ``?`` placeholders; the PostgreSQL driver numbers them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -18,6 +19,7 @@ from bot.storage.base import (
     TABLE_STATUSES,
     GamePlayerRecord,
     GameRecord,
+    GameRoundRecord,
     LeaderboardSort,
     LoadedTable,
     PlayerPrefs,
@@ -64,14 +66,62 @@ def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
     return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3])
 
 
-def loaded_table(
-    record: TableRecord,
-    rows: Sequence[Sequence[Any]],
-    seat_from_row: Callable[[Sequence[Any]], SeatRecord],
-) -> LoadedTable:
-    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``, read by
-    the store's own ``seat_from_row``) and its player's preferences; a seatless table has one
-    row of NULL seat columns."""
+def seat_from_row(r: Sequence[Any]) -> SeatRecord:
+    """A seat of ``SEAT_COLUMNS`` (flags are 0/1 in SQLite, booleans in PostgreSQL)."""
+    return SeatRecord(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6])
+
+
+def player_from_row(row: Sequence[Any]) -> GamePlayerRecord:
+    """A recorded player of ``PLAYER_COLUMNS``."""
+    seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, *counts = row
+    score, rounds, rounds_won, penalty_total, rami_sec, best_opening = counts
+    return GamePlayerRecord(
+        seat,
+        user_id,
+        bool(is_computer),
+        name,
+        side,
+        partner_id,
+        place,
+        bool(won),
+        bool(forfeited),
+        score,
+        rounds,
+        rounds_won,
+        penalty_total,
+        rami_sec,
+        best_opening,
+    )
+
+
+def game_from_row(
+    row: Sequence[Any],
+    moment: Callable[[Any], datetime],
+    players: tuple[GamePlayerRecord, ...],
+    rounds: tuple[GameRoundRecord, ...] = (),
+) -> GameRecord:
+    """A recorded game of ``id, GAME_COLUMNS``; *moment* reads the store's time column."""
+    return GameRecord(
+        id=row[0],
+        table_id=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        variant=row[4],
+        mode=row[5],
+        options_json=row[6],
+        winner_sides_json=row[7],
+        scores_json=row[8],
+        rated=bool(row[9]),
+        started_at=moment(row[10]),
+        ended_at=moment(row[11]),
+        players=players,
+        rounds=rounds,
+    )
+
+
+def loaded_table(record: TableRecord, rows: Sequence[Sequence[Any]]) -> LoadedTable:
+    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``) and its
+    player's preferences; a seatless table has one row of NULL seat columns."""
     seated = [row[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
     seats = tuple(seat_from_row(r[:SEAT_WIDTH]) for r in seated)
     prefs = {
@@ -96,6 +146,11 @@ LOAD_TABLE_SQL = (
 )
 
 
+#: Columns of a stored game, in :class:`GameRecord` order (after ``id``).
+GAME_COLUMNS = (
+    "table_id, guild_id, channel_id, variant, mode, options, winner_sides, scores, rated, "
+    "started_at, ended_at"
+)
 PLAYER_COLUMNS = (
     "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
     "rounds_won, penalty_total, rami_sec, best_opening"

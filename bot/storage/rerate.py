@@ -21,15 +21,16 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.base import GamePlayerRecord, GameRecord
-from bot.storage.queries import PLAYER_COLUMNS, qualified
-
-#: Columns of a stored game, in :class:`GameRecord` order (after ``id``).
-GAME_COLUMNS = (
-    "id, table_id, guild_id, channel_id, variant, mode, options, winner_sides, scores, rated, "
-    "started_at, ended_at"
+from bot.storage.queries import (
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    game_from_row,
+    player_from_row,
+    qualified,
 )
+
 #: ``WHERE rated`` reads an INTEGER 0/1 in SQLite and a BOOLEAN in PostgreSQL alike.
-RATED_GAMES_SQL = f"SELECT {GAME_COLUMNS} FROM games WHERE rated ORDER BY id"
+RATED_GAMES_SQL = f"SELECT id, {GAME_COLUMNS} FROM games WHERE rated ORDER BY id"
 RATED_PLAYERS_SQL = (
     f"SELECT p.game_id, {qualified(PLAYER_COLUMNS, 'p')} FROM game_players AS p "
     "JOIN games AS g ON g.id = p.game_id WHERE g.rated ORDER BY p.game_id, p.seat"
@@ -49,28 +50,6 @@ ADD_HISTORY_SQL = (
 )
 
 
-def _player(row: Sequence[Any]) -> GamePlayerRecord:
-    seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, *counts = row
-    score, rounds, rounds_won, penalty_total, rami_sec, best_opening = counts
-    return GamePlayerRecord(
-        seat,
-        user_id,
-        bool(is_computer),
-        name,
-        side,
-        partner_id,
-        place,
-        bool(won),
-        bool(forfeited),
-        score,
-        rounds,
-        rounds_won,
-        penalty_total,
-        rami_sec,
-        best_opening,
-    )
-
-
 def rated_games(
     game_rows: Sequence[Sequence[Any]],
     player_rows: Sequence[Sequence[Any]],
@@ -80,25 +59,8 @@ def rated_games(
     *moment* reads the store's time column. Rounds are left out: no rating depends on them."""
     players: dict[int, list[GamePlayerRecord]] = defaultdict(list)
     for row in player_rows:
-        players[int(row[0])].append(_player(row[1:]))
-    return [
-        GameRecord(
-            id=row[0],
-            table_id=row[1],
-            guild_id=row[2],
-            channel_id=row[3],
-            variant=row[4],
-            mode=row[5],
-            options_json=row[6],
-            winner_sides_json=row[7],
-            scores_json=row[8],
-            rated=bool(row[9]),
-            started_at=moment(row[10]),
-            ended_at=moment(row[11]),
-            players=tuple(players[int(row[0])]),
-        )
-        for row in game_rows
-    ]
+        players[int(row[0])].append(player_from_row(row[1:]))
+    return [game_from_row(row, moment, tuple(players[int(row[0])])) for row in game_rows]
 
 
 def replayed_rows(

@@ -1,0 +1,745 @@
+"""Every :class:`~bot.storage.base.Store` method, written once for SQLite and PostgreSQL.
+
+Why one class over two drivers: the rules of the store (a move's version, closed-table and
+deadline checks, the win streak, the leaderboard order) must be the same on both databases, and
+a rule written twice drifts. Each method here builds its statements (``?`` placeholders) and,
+for a transaction, a generator that yields them and decides on the rows it gets back
+(:mod:`bot.storage.statements`). A subclass is the driver: it runs those on its database
+(:meth:`SqlStore._run`, :meth:`SqlStore._load`), converts times (:meth:`SqlStore._time`,
+:meth:`SqlStore._moment`), opens and closes, and spells the few words the dialects disagree on
+(the class attributes below). Migrations stay per database: DDL history belongs to each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, ClassVar, Literal, Self
+
+from bot.storage.base import (
+    ALL_VARIANTS,
+    CLOSED_STATUSES,
+    GLOBAL_SCOPE,
+    OPEN_STATUSES,
+    SHARD_SHIFT,
+    Clock,
+    Deadline,
+    DeadlineGone,
+    GameRecord,
+    GameRoundRecord,
+    LeaderboardSort,
+    LoadedTable,
+    MessageRef,
+    MoveRecord,
+    NewTable,
+    PlayerPrefs,
+    PlayerStats,
+    Rater,
+    RatingChange,
+    RatingKey,
+    SeatRecord,
+    Shards,
+    SkillRating,
+    StaleVersion,
+    StorageError,
+    TableClosed,
+    TableNotFound,
+    TableRecord,
+    TableStatus,
+)
+from bot.storage.queries import (
+    GAME_COLUMNS,
+    LAST_HUMAN_MOVE_SQL,
+    LOAD_TABLE_SQL,
+    PLAYER_COLUMNS,
+    PREFS_COLUMNS,
+    SEAT_COLUMNS,
+    STATS_COLUMNS,
+    TABLE_COLUMNS,
+    TABLE_WIDTH,
+    ahead_conditions,
+    check_status,
+    display,
+    game_from_row,
+    loaded_table,
+    player_from_row,
+    prefs_from_row,
+    qualified,
+    seat_from_row,
+    sort_spec,
+    stats_keys,
+    stats_rows,
+)
+from bot.storage.statements import Row, Stmt, T, Tx, marks, one, values
+
+DEADLINE_COLUMNS = "table_id, kind, due_at, generation, seat, fired"
+MOVE_COLUMNS = "table_id, seq, actor_id, action, events, created_at"
+REF_COLUMNS = "table_id, kind, channel_id, message_id, stamp, revision"
+ROUND_COLUMNS = "round_no, winner, outcome, penalties, points, totals"
+
+
+def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
+    """`` AND <column's shard> IN (...)`` for the servers on ``shards``; nothing for all."""
+    if shards is None or shards.everything:
+        return "", []
+    return f" AND (({column} >> {SHARD_SHIFT}) % ?) IN ({marks(len(shards.ids))})", [
+        shards.count,
+        *shards.ids,
+    ]
+
+
+def _ref_upsert(refs: Sequence[MessageRef]) -> Stmt:
+    return Stmt(
+        f"INSERT INTO message_refs ({REF_COLUMNS}) VALUES {values(len(refs), 6)} "
+        "ON CONFLICT (table_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+        "message_id = excluded.message_id, stamp = excluded.stamp, revision = excluded.revision",
+        [v for r in refs for v in (r.table_id, r.kind, r.channel_id, r.message_id, r.stamp,
+                                   r.revision)],
+    )
+
+
+class SqlStore(ABC):
+    """The store's rules over a driver; see the module docstring for what a driver adds."""
+
+    #: The two-argument maximum (SQLite's scalar ``MAX``, PostgreSQL's ``GREATEST``).
+    GREATEST: ClassVar[str] = "MAX"
+    #: After the SELECT of a row a transaction then changes: lock it (PostgreSQL), or nothing
+    #: where the transaction already holds the write lock (SQLite's ``BEGIN IMMEDIATE``).
+    FOR_UPDATE: ClassVar[str] = ""
+    #: Where NULL ratings go in a DESC order (SQLite puts NULLs last there already).
+    NULLS_LAST: ClassVar[str] = ""
+    #: How a flag column is compared (0/1 in SQLite, where the partial index says ``= 0``).
+    FALSE: ClassVar[str] = "0"
+    TRUE: ClassVar[str] = "1"
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+
+    # --- lifecycle: ``async with SqliteStore(path) as store:`` ---------------------------
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest version (a second call does nothing)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending work and release the connections. Safe to call twice."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- the driver --------------------------------------------------------------------
+
+    @abstractmethod
+    async def _run(
+        self, tx: Tx[T], *, write: bool = False, durable: bool = True, isolated: bool = True
+    ) -> T:
+        """Run transaction *tx* and return what it returns.
+
+        ``write``: it changes rows, committed before this returns (rolled back on any error).
+        ``durable=False``: the commit need not wait for the disk (a cache of what Discord
+        shows, or what start-up rebuilds). ``isolated=False``: each step is atomic on its own
+        and need not share a transaction with the others (a driver may skip BEGIN/COMMIT).
+        """
+
+    async def _load(self, stmt: Stmt) -> list[Row]:
+        """A short indexed read a move starts with; a driver may run it where it is cheapest."""
+        return await self._run(one(stmt))
+
+    @abstractmethod
+    def _time(self, moment: datetime) -> Any:
+        """A timezone-aware moment as the database stores it."""
+
+    @abstractmethod
+    def _moment(self, value: Any) -> datetime:
+        """A stored time as a timezone-aware moment."""
+
+    async def _rows(self, sql: str, *params: Any) -> list[Row]:
+        return await self._run(one(Stmt(sql, params)))
+
+    async def _first(self, sql: str, *params: Any) -> Row | None:
+        rows = await self._rows(sql, *params)
+        return rows[0] if rows else None
+
+    async def _change(self, sql: str, *params: Any) -> list[Row]:
+        """A write of one statement (its own transaction)."""
+        return await self._run(one(Stmt(sql, params)), write=True, isolated=False)
+
+    def _now(self) -> Any:
+        return self._time(self._clock())
+
+    # --- rows ----------------------------------------------------------------------------
+
+    def _table(self, row: Row) -> TableRecord:
+        return TableRecord(
+            id=row[0],
+            guild_id=row[1],
+            channel_id=row[2],
+            host_id=row[3],
+            status=check_status(row[4]),
+            variant=row[5],
+            mode=row[6],
+            options_json=row[7],
+            seed=row[8],
+            snapshot_json=row[9],
+            version=row[10],
+            created_at=self._moment(row[11]),
+            updated_at=self._moment(row[12]),
+            finished_at=None if row[13] is None else self._moment(row[13]),
+            revision=row[14],
+            published=row[15],
+            locale=row[16],
+            closed_reason=row[17],
+        )
+
+    def _deadline(self, row: Row) -> Deadline:
+        return Deadline(row[0], row[1], self._moment(row[2]), row[3], row[4], bool(row[5]))
+
+    # --- tables ----------------------------------------------------------------------------
+
+    async def create_table(self, new: NewTable) -> TableRecord:
+        now = self._now()
+        rows = await self._change(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode, options, "
+            "seed, snapshot, version, created_at, updated_at, revision, locale) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1, ?) RETURNING {TABLE_COLUMNS}",
+            new.guild_id, new.channel_id, new.host_id, check_status(new.status), new.variant,
+            new.mode, new.options_json, new.seed, now, now, new.locale,
+        )  # fmt: skip
+        return self._table(rows[0])
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        row = await self._first(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", table_id)
+        return None if row is None else self._table(row)
+
+    async def list_active_tables(
+        self, guild_id: int | None = None, shards: Shards | None = None
+    ) -> list[TableRecord]:
+        sql = f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ({marks(len(OPEN_STATUSES))})"
+        params: list[Any] = list(OPEN_STATUSES)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        shard_sql, shard_params = _shard_filter("guild_id", shards)
+        rows = await self._rows(f"{sql}{shard_sql} ORDER BY id", *params, *shard_params)
+        return [self._table(row) for row in rows]
+
+    async def update_table_status(
+        self,
+        table_id: int,
+        status: TableStatus,
+        *,
+        reason: str | None = None,
+        claim: Deadline | None = None,
+    ) -> TableRecord:
+        status = check_status(status)
+        now = self._now()
+        finished = now if status in CLOSED_STATUSES else None
+
+        def tx() -> Tx[Row]:
+            if claim is not None:
+                yield from self._claim(claim)
+            rows = yield Stmt(
+                "UPDATE tables SET status = ?, updated_at = ?, revision = revision + 1, "
+                "finished_at = COALESCE(finished_at, ?), "
+                f"closed_reason = COALESCE(?, closed_reason) WHERE id = ? RETURNING {TABLE_COLUMNS}",
+                (status, now, finished, reason, table_id),
+            )
+            if not rows:
+                raise TableNotFound(table_id)
+            return rows[0]
+
+        return self._table(await self._run(tx(), write=True, isolated=claim is not None))
+
+    async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
+        return await self._set_table_column(table_id, "options", options_json)
+
+    async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
+        return await self._set_table_column(table_id, "locale", locale)
+
+    async def _set_table_column(
+        self, table_id: int, column: Literal["options", "locale"], value: str | None
+    ) -> TableRecord:
+        """Change one lobby setting of a table (a new revision, so Discord shows it)."""
+        rows = await self._change(
+            f"UPDATE tables SET {column} = ?, updated_at = ?, revision = revision + 1 "
+            f"WHERE id = ? RETURNING {TABLE_COLUMNS}",
+            value, self._now(), table_id,
+        )  # fmt: skip
+        if not rows:
+            raise TableNotFound(table_id)
+        return self._table(rows[0])
+
+    async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
+        def tx() -> Tx[None]:
+            bumped = yield Stmt(
+                "UPDATE tables SET revision = revision + 1 WHERE id = ? RETURNING id", (table_id,)
+            )
+            if not bumped:
+                raise TableNotFound(table_id)
+            yield Stmt("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            yield Stmt(
+                f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                many=[
+                    (table_id, s.seat, s.user_id, s.is_computer, s.team, s.name, s.strength,
+                     s.timeouts)
+                    for s in seats
+                ],
+            )  # fmt: skip
+
+        await self._run(tx(), write=True)
+
+    async def get_seats(self, table_id: int) -> list[SeatRecord]:
+        rows = await self._rows(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", table_id
+        )
+        return [seat_from_row(r) for r in rows]
+
+    async def load_table(self, table_id: int) -> LoadedTable | None:
+        rows = await self._load(Stmt(LOAD_TABLE_SQL, (table_id,)))
+        return loaded_table(self._table(rows[0][:TABLE_WIDTH]), rows) if rows else None
+
+    # --- moves -------------------------------------------------------------------------------
+
+    async def commit_move(
+        self,
+        table_id: int,
+        expected_version: int,
+        actor_id: int | None,
+        action_json: str,
+        events_json: str,
+        snapshot_json: str,
+        *,
+        status: TableStatus | None = None,
+        claim: Deadline | None = None,
+        timeouts: tuple[int, int] | None = None,
+    ) -> int:
+        new_status = None if status is None else check_status(status)
+        now = self._now()
+        finished = now if new_status in CLOSED_STATUSES else None
+
+        def tx() -> Tx[int]:
+            rows = yield Stmt(
+                f"SELECT version, status FROM tables WHERE id = ?{self.FOR_UPDATE}", (table_id,)
+            )
+            if not rows:
+                raise TableNotFound(table_id)
+            current, current_status = int(rows[0][0]), str(rows[0][1])
+            if current_status in CLOSED_STATUSES:
+                raise TableClosed(table_id, current_status)
+            if current != expected_version:
+                raise StaleVersion(table_id, expected_version, current)
+            if claim is not None:
+                yield from self._claim(claim)
+            seat = () if timeouts is None else (
+                Stmt(
+                    "UPDATE seats SET timeouts = ? WHERE table_id = ? AND seat = ?",
+                    (timeouts[1], table_id, timeouts[0]),
+                ),
+            )  # fmt: skip
+            yield (
+                *seat,
+                Stmt(
+                    f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, current + 1, actor_id, action_json, events_json, now),
+                ),
+                Stmt(
+                    "UPDATE tables SET snapshot = ?, version = ?, updated_at = ?, "
+                    "revision = revision + 1, status = COALESCE(?, status), "
+                    "finished_at = COALESCE(finished_at, ?) WHERE id = ? AND version = ?",
+                    (snapshot_json, current + 1, now, new_status, finished, table_id, current),
+                ),
+            )
+            return current + 1
+
+        # Shielded: once a move starts writing it runs to COMMIT or ROLLBACK even if the caller
+        # is cancelled, so "cancelled" never hides "committed".
+        return await asyncio.shield(self._run(tx(), write=True))
+
+    async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
+        rows = await self._rows(
+            f"SELECT {MOVE_COLUMNS} FROM moves WHERE table_id = ? AND seq > ? ORDER BY seq",
+            table_id, after_seq,
+        )  # fmt: skip
+        return [MoveRecord(r[0], r[1], r[2], r[3], r[4], self._moment(r[5])) for r in rows]
+
+    async def last_human_move_at(self, table_id: int) -> datetime | None:
+        row = await self._first(LAST_HUMAN_MOVE_SQL, table_id)
+        return None if row is None else self._moment(row[0])
+
+    # --- deadlines -------------------------------------------------------------------------
+
+    def _claim(self, deadline: Deadline) -> Tx[None]:
+        """Inside a write: mark ``deadline`` fired, or raise DeadlineGone (rolls back)."""
+        claimed = yield Stmt(
+            f"UPDATE deadlines SET fired = {self.TRUE} WHERE table_id = ? AND kind = ? "
+            f"AND generation = ? AND fired = {self.FALSE} RETURNING kind",
+            (deadline.table_id, deadline.kind, deadline.generation),
+        )
+        if not claimed:
+            raise DeadlineGone(deadline.table_id, deadline.kind, deadline.generation)
+
+    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
+        # Without waiting for the fsync: a kill never loses it, the next move's commit syncs it,
+        # and a power cut before that only makes the start-up arm the table's deadlines again.
+        # The DELETE removes only kinds not wanted and the upsert touches only wanted kinds, so
+        # the two never meet on a row and may go as one statement.
+        kinds = [d.kind for d in wanted]
+        gone = Stmt(
+            "DELETE FROM deadlines WHERE table_id = ?"
+            + (f" AND kind NOT IN ({marks(len(kinds))})" if kinds else ""),
+            (table_id, *kinds),
+        )
+        armed = Stmt(
+            f"INSERT INTO deadlines AS d ({DEADLINE_COLUMNS}) VALUES {values(len(wanted), 6)} "
+            "ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at, "
+            f"generation = excluded.generation, seat = excluded.seat, fired = {self.FALSE} "
+            "WHERE excluded.generation <> '' AND d.generation <> excluded.generation",
+            [v for d in wanted
+             for v in (table_id, d.kind, self._time(d.due_at), d.generation, d.seat, False)],
+        )  # fmt: skip
+
+        def tx() -> Tx[list[Row]]:
+            yield (gone, armed) if wanted else gone
+            return (yield self._deadlines_sql(table_id))
+
+        rows = await self._run(tx(), write=True, durable=False, isolated=False)
+        return [self._deadline(r) for r in rows]
+
+    @staticmethod
+    def _deadlines_sql(table_id: int) -> Stmt:
+        return Stmt(
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE table_id = ? ORDER BY kind",
+            (table_id,),
+        )
+
+    async def get_deadlines(self, table_id: int) -> list[Deadline]:
+        rows = await self._run(one(self._deadlines_sql(table_id)))
+        return [self._deadline(r) for r in rows]
+
+    async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
+        shard_sql, shard_params = _shard_filter("t.guild_id", shards)
+        rows = await self._rows(
+            f"SELECT {qualified(DEADLINE_COLUMNS, 'd')} FROM deadlines d "
+            f"JOIN tables t ON t.id = d.table_id WHERE d.fired = {self.FALSE} "
+            f"AND t.status IN ({marks(len(OPEN_STATUSES))}){shard_sql} "
+            "ORDER BY d.due_at, d.table_id, d.kind LIMIT ?",
+            *OPEN_STATUSES, *shard_params, int(limit),
+        )  # fmt: skip
+        return [self._deadline(r) for r in rows]
+
+    async def claim_deadline(self, deadline: Deadline) -> bool:
+        try:
+            await self._run(self._claim(deadline), write=True, isolated=False)
+        except DeadlineGone:
+            return False
+        return True
+
+    # --- messages -----------------------------------------------------------------------------
+
+    async def set_message_ref(self, ref: MessageRef) -> None:
+        await self._run(one(_ref_upsert([ref])), write=True, isolated=False)
+
+    async def get_message_refs(self, table_id: int) -> list[MessageRef]:
+        rows = await self._rows(
+            f"SELECT {REF_COLUMNS} FROM message_refs WHERE table_id = ? ORDER BY kind", table_id
+        )
+        return [MessageRef(*r) for r in rows]
+
+    async def delete_message_ref(self, table_id: int, kind: str) -> None:
+        await self._change(
+            "DELETE FROM message_refs WHERE table_id = ? AND kind = ?", table_id, kind
+        )
+
+    async def mark_published(
+        self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
+    ) -> None:
+        published = Stmt(
+            f"UPDATE tables SET published = {self.GREATEST}(published, ?) WHERE id = ?",
+            (revision, table_id),
+        )
+        step = (_ref_upsert(refs), published) if refs else published
+        await self._run(one(step), write=True, durable=False, isolated=False)
+
+    async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
+        shard_sql, shard_params = _shard_filter("guild_id", shards)
+        rows = await self._rows(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE published < revision{shard_sql} "
+            "ORDER BY id",
+            *shard_params,
+        )
+        return [self._table(row) for row in rows]
+
+    # --- settings, preferences and meta ------------------------------------------------------
+
+    async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
+        row = await self._first(
+            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", guild_id, key
+        )
+        return None if row is None else str(row[0])
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        if value is None:
+            await self._change(
+                "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", guild_id, key
+            )
+            return
+        await self._change(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            guild_id, key, value,
+        )  # fmt: skip
+
+    async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
+        return (await self.get_players_prefs([user_id]))[user_id]
+
+    async def get_players_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        wanted = list(dict.fromkeys(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._rows(
+            f"SELECT user_id, {PREFS_COLUMNS} FROM player_prefs "
+            f"WHERE user_id IN ({marks(len(wanted))})",
+            *wanted,
+        )
+        found = {r[0]: r[1:] for r in rows}
+        return {u: prefs_from_row(u, found.get(u)) for u in wanted}
+
+    async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
+        await self._change(
+            f"INSERT INTO player_prefs (user_id, {PREFS_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_closed = excluded.dm_closed, "
+            "four_colour = excluded.four_colour, hand_sort = excluded.hand_sort, "
+            "locale = excluded.locale",
+            prefs.user_id, prefs.dm_closed, prefs.four_colour, prefs.hand_sort, prefs.locale,
+        )  # fmt: skip
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._first("SELECT value FROM meta WHERE key = ?", key)
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._change(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key, value,
+        )  # fmt: skip
+
+    # --- recorded games, ratings and the leaderboard -----------------------------------------
+
+    async def record_game(self, game: GameRecord, rater: Rater | None = None) -> int | None:
+        return await self._run(self._record(game, rater), write=True)
+
+    def _record(self, game: GameRecord, rater: Rater | None) -> Tx[int | None]:
+        inserted = yield Stmt(
+            f"INSERT INTO games ({GAME_COLUMNS}, players) VALUES ({marks(12)}) "
+            "ON CONFLICT (table_id) DO NOTHING RETURNING id",
+            (game.table_id, game.guild_id, game.channel_id, game.variant, game.mode,
+             game.options_json, game.winner_sides_json, game.scores_json, game.rated,
+             self._time(game.started_at), self._time(game.ended_at), len(game.players)),
+        )  # fmt: skip
+        if not inserted:
+            return None  # already recorded: a retried callback must not count twice
+        game_id = int(inserted[0][0])
+        yield Stmt(
+            f"INSERT INTO game_players (game_id, {PLAYER_COLUMNS}) VALUES ({marks(16)})",
+            many=[
+                (game_id, p.seat, p.user_id, p.is_computer, p.name, p.side, p.partner_id,
+                 p.place, p.won, p.forfeited, p.score, p.rounds, p.rounds_won, p.penalty_total,
+                 p.rami_sec, p.best_opening)
+                for p in game.players
+            ],
+        )  # fmt: skip
+        yield Stmt(
+            f"INSERT INTO game_rounds (game_id, {ROUND_COLUMNS}) VALUES ({marks(7)})",
+            many=[
+                (game_id, r.round_no, r.winner, r.outcome, r.penalties_json, r.points_json,
+                 r.totals_json)
+                for r in game.rounds
+            ],
+        )  # fmt: skip
+        # Sorted keys: every process locks player_stats rows in the same order, so two games
+        # with the same players recorded at once queue instead of deadlocking; the upsert's row
+        # locks then keep the rater's read-modify-write to itself.
+        keys = sorted(stats_keys(game), key=lambda item: item[0])
+        yield Stmt(self._stats_upsert(), many=stats_rows(game, keys))
+        if rater is None or not keys:
+            return game_id
+        current: dict[RatingKey, SkillRating | None] = {}
+        for key, _ in keys:
+            row = yield Stmt(
+                "SELECT mu, sigma, rating FROM player_stats "
+                "WHERE scope = ? AND family = ? AND user_id = ?",
+                key,
+            )
+            current[key] = SkillRating(*row[0]) if row and row[0][0] is not None else None
+        updated = rater(current)
+        unknown = set(updated) - set(current)
+        if unknown:
+            raise StorageError(f"the rater returned keys that were not asked for: {unknown}")
+        yield Stmt(
+            "UPDATE player_stats SET mu = ?, sigma = ?, rating = ?, rated_games = rated_games + 1 "
+            "WHERE scope = ? AND family = ? AND user_id = ?",
+            many=[(new.mu, new.sigma, new.rating, *key) for key, new in updated.items()],
+        )
+        yield Stmt(
+            "INSERT INTO rating_history (scope, family, user_id, game_id, before, after) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            many=[(*key, game_id, display(current[key]), new.rating) for key, new in updated.items()],
+        )
+        return game_id
+
+    def _stats_upsert(self) -> str:
+        """Every DO UPDATE expression reads the row as it was before this game, so
+        ``s.streak + 1`` is the streak including this game when it was a win."""
+        won_streak = "CASE WHEN excluded.wins = 1 THEN s.streak + 1 ELSE 0 END"
+        return (
+            "INSERT INTO player_stats AS s (scope, family, user_id, games, wins, win_rate, "
+            "rounds, rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak) "
+            "VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (scope, family, user_id) DO UPDATE SET games = s.games + 1, "
+            "wins = s.wins + excluded.wins, "
+            "win_rate = CAST(s.wins + excluded.wins AS DOUBLE PRECISION) / (s.games + 1), "
+            "rounds = s.rounds + excluded.rounds, rounds_won = s.rounds_won + excluded.rounds_won, "
+            "penalty_total = s.penalty_total + excluded.penalty_total, "
+            "rami_sec = s.rami_sec + excluded.rami_sec, "
+            f"best_opening = {self.GREATEST}(s.best_opening, excluded.best_opening), "
+            f"streak = {won_streak}, best_streak = {self.GREATEST}(s.best_streak, {won_streak})"
+        )
+
+    async def get_game_record(self, table_id: int) -> GameRecord | None:
+        def tx() -> Tx[tuple[Row, list[Row], list[Row]] | None]:
+            games = yield Stmt(
+                f"SELECT id, {GAME_COLUMNS} FROM games WHERE table_id = ?", (table_id,)
+            )
+            if not games:
+                return None
+            game_id = games[0][0]
+            players = yield Stmt(
+                f"SELECT {PLAYER_COLUMNS} FROM game_players WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+            rounds = yield Stmt(
+                f"SELECT {ROUND_COLUMNS} FROM game_rounds WHERE game_id = ? ORDER BY round_no",
+                (game_id,),
+            )
+            return games[0], players, rounds
+
+        found = await self._run(tx())
+        if found is None:
+            return None
+        row, players, rounds = found
+        return game_from_row(
+            row,
+            self._moment,
+            tuple(player_from_row(p) for p in players),
+            tuple(GameRoundRecord(*r) for r in rounds),
+        )
+
+    def _order(self, sort: LeaderboardSort, alias: str = "") -> str:
+        return ", ".join(
+            f"{alias}{column} {direction}{self.NULLS_LAST if column == 'rating' else ''}"
+            for column, direction in (*sort_spec(sort), ("user_id", "ASC"))
+        )
+
+    async def leaderboard_page(
+        self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
+    ) -> list[PlayerStats]:
+        # Deferred join: the OFFSET walk reads only the sort's covering index; whole rows are
+        # fetched by primary key for the page's users alone (a deep page would otherwise look
+        # up every skipped row). CROSS JOIN keeps SQLite from driving the join the other way.
+        rows = await self._rows(
+            "WITH page (user_id) AS (SELECT user_id FROM player_stats WHERE scope = ? "
+            f"AND family = ? ORDER BY {self._order(sort)} LIMIT ? OFFSET ?) "
+            f"SELECT {qualified(STATS_COLUMNS, 's')} FROM page CROSS JOIN player_stats AS s "
+            "WHERE s.scope = ? AND s.family = ? AND s.user_id = page.user_id "
+            f"ORDER BY {self._order(sort, 's.')}",
+            scope, family, max(0, limit), max(0, offset), scope, family,
+        )  # fmt: skip
+        return [PlayerStats(*r) for r in rows]
+
+    async def leaderboard_size(self, scope: int, family: str) -> int:
+        row = await self._first(
+            "SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ?", scope, family
+        )
+        return 0 if row is None else int(row[0])
+
+    async def leaderboard_position(
+        self, scope: int, family: str, sort: LeaderboardSort, user_id: int
+    ) -> tuple[int, PlayerStats] | None:
+        def tx() -> Tx[tuple[int, PlayerStats] | None]:
+            rows = yield Stmt(
+                f"SELECT {STATS_COLUMNS} FROM player_stats "
+                "WHERE scope = ? AND family = ? AND user_id = ?",
+                (scope, family, user_id),
+            )
+            if not rows:
+                return None
+            stats = PlayerStats(*rows[0])
+            ahead = 0
+            for condition, params in ahead_conditions(sort, stats):
+                counted = yield Stmt(
+                    f"SELECT COUNT(*) FROM player_stats WHERE scope = ? AND family = ? "
+                    f"AND {condition}",
+                    (scope, family, *params),
+                )
+                ahead += int(counted[0][0])
+            return ahead + 1, stats
+
+        return await self._run(tx())
+
+    async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
+        rows = await self._rows(
+            f"SELECT {STATS_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ? "
+            "ORDER BY family",
+            scope, user_id,
+        )  # fmt: skip
+        return [PlayerStats(*r) for r in rows]
+
+    async def rating_history(
+        self, scope: int, family: str, user_id: int, limit: int
+    ) -> list[RatingChange]:
+        rows = await self._rows(
+            "SELECT game_id, before, after FROM rating_history "
+            "WHERE scope = ? AND family = ? AND user_id = ? ORDER BY game_id DESC LIMIT ?",
+            scope, family, user_id, max(0, limit),
+        )  # fmt: skip
+        return [RatingChange(*r) for r in rows]
+
+    async def favourite_partner(
+        self, scope: int, family: str, user_id: int
+    ) -> tuple[int, int] | None:
+        sql = (
+            "SELECT gp.partner_id, COUNT(*) AS together FROM game_players AS gp "
+            "JOIN games AS g ON g.id = gp.game_id "
+            "WHERE gp.user_id = ? AND gp.partner_id IS NOT NULL"
+        )
+        params: list[Any] = [user_id]
+        if scope != GLOBAL_SCOPE:
+            sql += " AND g.guild_id = ?"
+            params.append(scope)
+        if family != ALL_VARIANTS:
+            sql += " AND g.variant = ?"
+            params.append(family)
+        sql += " GROUP BY gp.partner_id ORDER BY together DESC, gp.partner_id LIMIT 1"
+        row = await self._first(sql, *params)
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        wanted = list(dict.fromkeys(user_ids))
+        if not wanted:
+            return {}
+        rows = await self._rows(
+            "SELECT gp.user_id, gp.name FROM game_players AS gp "
+            f"WHERE gp.user_id IN ({marks(len(wanted))}) AND gp.name IS NOT NULL "
+            "AND gp.game_id = (SELECT MAX(game_id) FROM game_players "
+            "WHERE user_id = gp.user_id AND name IS NOT NULL)",
+            *wanted,
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
