@@ -45,13 +45,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
-
-from openskill.models import BradleyTerryFull
+from typing import Protocol
 
 from bot.storage import MoveRecord, SeatRecord, Store, TableRecord, utc_now
 from bot.storage.base import (
@@ -66,11 +63,19 @@ from bot.storage.base import (
     RatingKey,
     SkillRating,
 )
-from bot.storage.queries import stats_keys
+from bot.storage.ratings import (
+    NEWCOMER_RATING,
+    RATING_BASE,
+    RATING_MODEL,
+    RATING_SCALE,
+    RatingModel,
+    RatingReplay,
+    display_rating,
+    rate_game,
+    replay_ratings,
+)
 from rummy_engine import Card, Game, Outcome, Variant, basic_value
 
-RATING_BASE = 1000.0
-RATING_SCALE = 40.0
 #: Rated games before a rating loses its provisional mark.
 PROVISIONAL_GAMES = 10
 #: The trend shown by /rummy stats is the rating change over this many latest rated games.
@@ -78,28 +83,6 @@ TREND_GAMES = 10
 PAGE_SIZE = 10
 #: Outcomes that count as a "rami sec" (everything laid in one turn): Atlas and Basic.
 ONE_TURN_OUTCOMES = frozenset({Outcome.RAMI_SEC, Outcome.BASIC_RUMMY})
-
-
-class RatingModel(Protocol):
-    """What :func:`rate_game` needs of an openskill model (any of ``openskill.models.MODELS``)."""
-
-    mu: float
-    sigma: float
-
-    def rating(self, mu: float | None = None, sigma: float | None = None) -> Any: ...
-
-    def rate(self, teams: Any, ranks: list[float] | None = None) -> Any: ...
-
-
-#: The rating rule (see the module docstring): the live recorder and migration 9 both use it.
-RATING_MODEL: RatingModel = BradleyTerryFull()
-#: What a newcomer's rating displays as (1000): the "before" of a first rated game.
-NEWCOMER_RATING = RATING_BASE + RATING_SCALE * (RATING_MODEL.mu - 3.0 * RATING_MODEL.sigma)
-
-
-def display_rating(mu: float, sigma: float) -> float:
-    """The number players see and the leaderboard sorts on (see the module docstring)."""
-    return RATING_BASE + RATING_SCALE * (mu - 3.0 * sigma)
 
 
 def is_provisional(rated_games: int) -> bool:
@@ -284,83 +267,6 @@ def build_record(finished: FinishedGame) -> GameRecord:
             for r in game.results
         ),
     )
-
-
-# -- rating ------------------------------------------------------------------------------------------
-
-
-def rate_game(
-    record: GameRecord,
-    current: Mapping[RatingKey, SkillRating | None],
-    model: RatingModel = RATING_MODEL,
-) -> dict[RatingKey, SkillRating]:
-    """New ratings of every key in *current*: one update of *model* per (scope, family).
-
-    Teams are the sides of the game (2v2: seats 0+2 against 1+3), ranked by ``place``; both
-    partners of a team are updated from the team's result. *model* is a parameter only so the
-    benchmark and the tests can compare openskill's models through this very function.
-    """
-    place_of_side = {p.side: p.place for p in record.players}
-    users_by_side: dict[int, list[int]] = defaultdict(list)
-    for player in record.players:
-        if player.user_id is not None:
-            users_by_side[player.side].append(player.user_id)
-    updated: dict[RatingKey, SkillRating] = {}
-    for scope, family in dict.fromkeys((key[0], key[1]) for key in current):
-        sides = sorted(users_by_side)
-        teams = [
-            [
-                _model_rating(model, current.get((scope, family, user)))
-                for user in users_by_side[side]
-            ]
-            for side in sides
-        ]
-        ranks = [float(place_of_side[side]) for side in sides]
-        new_teams = model.rate(teams, ranks=ranks)
-        for side, new_team in zip(sides, new_teams, strict=True):
-            for user, new in zip(users_by_side[side], new_team, strict=True):
-                updated[(scope, family, user)] = SkillRating(
-                    new.mu, new.sigma, display_rating(new.mu, new.sigma)
-                )
-    return updated
-
-
-def _model_rating(model: RatingModel, stored: SkillRating | None) -> Any:
-    """openskill's rating object for a stored rating (the model's default for newcomers)."""
-    if stored is None:
-        return model.rating()
-    return model.rating(mu=stored.mu, sigma=stored.sigma)
-
-
-@dataclass(frozen=True)
-class RatingReplay:
-    """Every rating rebuilt from the rated games: what ``player_stats`` and ``rating_history``
-    must hold. ``ratings`` maps each key to its last rating and its number of rated games;
-    ``history`` is one ``(key, game id, display before or None, display after)`` per update."""
-
-    ratings: dict[RatingKey, tuple[SkillRating, int]]
-    history: list[tuple[RatingKey, int, float | None, float]]
-
-
-def replay_ratings(games: Iterable[GameRecord]) -> RatingReplay:
-    """Rate *games* (rated ones, with their ``id``, oldest first) from scratch through
-    :func:`rate_game`, exactly as the recorder did game after game.
-
-    Why a replay: a rating is the whole history folded through the rule, so when the rule
-    changes the stored numbers can only be corrected by folding the stored games again.
-    """
-    ratings: dict[RatingKey, tuple[SkillRating, int]] = {}
-    history: list[tuple[RatingKey, int, float | None, float]] = []
-    for game in games:
-        if game.id is None:
-            raise ValueError(f"game of table {game.table_id} has no id to replay under")
-        keys = [key for key, _ in stats_keys(game)]
-        current = {key: ratings[key][0] if key in ratings else None for key in keys}
-        for key, new in rate_game(game, current).items():
-            before = current[key]
-            ratings[key] = (new, (ratings[key][1] if key in ratings else 0) + 1)
-            history.append((key, game.id, None if before is None else before.rating, new.rating))
-    return RatingReplay(ratings, history)
 
 
 # -- query results -------------------------------------------------------------------------------------

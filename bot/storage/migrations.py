@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import rerate
+import bot.storage.rerate as rerate
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage import rerate
+import bot.storage.rerate as rerate
 from bot.storage.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from bot.storage.migrations import Migration
+from bot.storage.statements import dollar_params
 
 #: The advisory lock every migrating process takes (any constant works; this one is "rummy").
 MIGRATION_LOCK = 0x72756D6D79
@@ -29,9 +30,6 @@ MIGRATION_LOCK = 0x72756D6D79
 
 async def _replay_ratings(conn: Any) -> None:
     """Migration 9 on PostgreSQL: every rating rebuilt from the stored games (:mod:`.rerate`)."""
-    # Imported here: the store module imports this one while it loads.
-    from bot.storage.postgres import dollar_params
-
     game_rows = await conn.fetch(rerate.RATED_GAMES_SQL)
     player_rows = await conn.fetch(rerate.RATED_PLAYERS_SQL)
     games = rerate.rated_games(game_rows, player_rows, lambda moment: moment)

@@ -25,22 +25,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any, cast
 
 import asyncpg
 
 from bot.storage.base import Clock, SchemaTooNew, StorageError, masked_url, utc_now
 from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
-from bot.storage.statements import Row, Step, Stmt, T, Tx
+from bot.storage.statements import Row, Step, Stmt, T, Tx, dollar_params
 from bot.storage.store import SqlStore
-
-
-@lru_cache(maxsize=1024)
-def dollar_params(sql: str) -> str:
-    """Turn the shared SQL's ``?`` placeholders into ``$1, $2…``."""
-    pieces = sql.split("?")
-    return "".join(f"{p}${i}" for i, p in enumerate(pieces[:-1], start=1)) + pieces[-1]
 
 
 def joined(batch: tuple[Stmt, ...]) -> Stmt:

@@ -1,10 +1,10 @@
 """Schema migration 9 on both stores: every stored rating rebuilt from the stored games.
 
 Why a Python step inside a schema migration: ratings are the rated games folded, in order,
-through openskill (:func:`bot.services.stats.rate_game`), which no SQL can express; when that
+through openskill (:func:`bot.storage.ratings.rate_game`), which no SQL can express; when that
 rule changed (Plackett-Luce to Bradley-Terry-Full, so that a shared place never ranks anyone
 above a player who beat them) the stored numbers could only be corrected by replaying the games.
-The replay itself is :func:`bot.services.stats.replay_ratings`, the same rule the live recorder
+The replay itself is :func:`bot.storage.ratings.replay_ratings`, the same rule the live recorder
 uses, so a migrated database holds exactly what recording its games today would give. This
 module holds what both stores share: the reads, the rewrite and the records in between; each
 store's migration list runs them on its own connection inside the migration's transaction.
@@ -28,6 +28,7 @@ from bot.storage.queries import (
     player_from_row,
     qualified,
 )
+from bot.storage.ratings import replay_ratings
 
 #: ``WHERE rated`` reads an INTEGER 0/1 in SQLite and a BOOLEAN in PostgreSQL alike.
 RATED_GAMES_SQL = f"SELECT id, {GAME_COLUMNS} FROM games WHERE rated ORDER BY id"
@@ -67,10 +68,6 @@ def replayed_rows(
     games: Sequence[GameRecord],
 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Parameters of ``SET_RATING_SQL`` and ``ADD_HISTORY_SQL`` that rebuild every rating."""
-    # Imported here: the statistics service imports the store, so the store cannot import it
-    # while it loads. This is the one place the rule lives; the live recorder calls it too.
-    from bot.services.stats import replay_ratings
-
     replay = replay_ratings(games)
     ratings = [
         (new.mu, new.sigma, new.rating, count, *key) for key, (new, count) in replay.ratings.items()

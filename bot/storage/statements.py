@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 Row = tuple[Any, ...]
@@ -47,3 +48,10 @@ def values(rows: int, width: int) -> str:
     """``(?, ?), (?, ?)…``: a multi-row VALUES list (one statement, unlike ``executemany``)."""
     row = f"({marks(width)})"
     return ", ".join(row for _ in range(rows))
+
+
+@lru_cache(maxsize=1024)
+def dollar_params(sql: str) -> str:
+    """Turn the shared SQL's ``?`` placeholders into ``$1, $2…``."""
+    pieces = sql.split("?")
+    return "".join(f"{p}${i}" for i, p in enumerate(pieces[:-1], start=1)) + pieces[-1]
