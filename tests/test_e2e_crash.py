@@ -23,6 +23,7 @@ from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
+from tests.helpers.invariants import ProcessWatch
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: The mover's reply, the table edit, the old notice deleted (the start's follow-up), the new
@@ -82,6 +83,7 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
         bot = start_bot(emu, db)
         try:
             await connected(emu, 1)
+            watch = await ProcessWatch.install(emu, db)  # every step: the stored table
             await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
             await (await emu.slash(bob, channel, "rummy join")).followups(1)
             await (await emu.slash(alice, channel, "rummy start")).followups(1)
@@ -118,6 +120,7 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
                 lambda: any(turn in m.content for m in live(emu)), what="the healed table", timeout=20
             )
             await emu.wait_until(lambda: len(notices(emu)) == 1 and str(other.id) in notices(emu)[0].content, what="one notice for the next player", timeout=20)
+            await watch.finish()
         finally:
             if bot.poll() is None:
                 bot.terminate()

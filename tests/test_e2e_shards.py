@@ -21,6 +21,7 @@ from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
+from tests.helpers.invariants import ProcessWatch
 
 SHARDS = 2
 
@@ -103,6 +104,7 @@ async def test_two_shard_processes_share_one_database(
             await emu.wait_until(lambda: bool(emu.global_commands), what="commands pushed")
             bots[1] = start_shard(emu, db, tmp_path, 1)
             await connected(emu, 1)
+            watch = await ProcessWatch.install(emu, db)  # every step: the stored tables
             assert len(emu.sync_calls) == 1, "only the process running shard 0 pushes commands"
 
             await open_game(emu, here, alice, bob)
@@ -114,6 +116,7 @@ async def test_two_shard_processes_share_one_database(
             # Killed as soon as the move is acknowledged, maybe before Discord shows it.
             bots[0].send_signal(signal.SIGKILL)
             acknowledged = (await table_in(store, here)).version
+            watch.behind.add((await table_in(store, here)).id)  # its process is dead
             next_here = await current(store, here, seats_here)
             await asyncio.get_running_loop().run_in_executor(None, bots[0].wait, 20)
             await emu.wait_until(lambda: identified_live(emu) == {1}, what="shard 0's socket gone")
@@ -134,6 +137,7 @@ async def test_two_shard_processes_share_one_database(
                 what="the restarted process shows the move made before the kill",
                 timeout=20,
             )
+            watch.behind.clear()
             await (
                 await emu.slash(await current(store, here, seats_here), here, "rummy draw")
             ).answer()
@@ -145,6 +149,7 @@ async def test_two_shard_processes_share_one_database(
             shown = (await board.followups(1))[0]
             text = shown.content + json.dumps([e for e in shown.embeds])
             assert all(name in text for name in ("alice", "bob", "carol", "dave")), text
+            await watch.finish()
         finally:
             for bot in bots.values():
                 if bot.poll() is None:

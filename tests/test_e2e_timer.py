@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from tests.discord_emulator import emulated_discord
+from tests.helpers.invariants import ProcessWatch
 from tests.test_e2e_crash import connected, live, notices, start_bot, stored_game
 
 TIMER_SECONDS = 60
@@ -33,6 +34,7 @@ async def test_a_real_process_reminds_then_plays_a_turn_that_timed_out_while_it_
         bot = start_bot(emu, db)
         try:
             await connected(emu, 1)
+            watch = await ProcessWatch.install(emu, db)  # every step: the stored table
             new = await emu.slash(alice, channel, "rummy new", variant="r51", turn_timer="1")
             await new.followups(1)
             await (await emu.slash(bob, channel, "rummy join")).followups(1)
@@ -71,6 +73,7 @@ async def test_a_real_process_reminds_then_plays_a_turn_that_timed_out_while_it_
             assert timed_out_moves(db) == 1, "fired once, at start"
             assert stored_game(db)[1].turn != turn
             assert len(reminders()) == 1, "one reminder in all"
+            await watch.finish()
         finally:
             if bot.poll() is None:
                 bot.terminate()
