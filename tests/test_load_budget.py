@@ -217,7 +217,7 @@ async def test_a_429_storm_merges_the_pending_table_edits(tmp_path: Path) -> Non
         emu.rate_limit = rate_limit
         # The step check waits for the table to catch up before each move; here the moves
         # must pile up behind the storm, so the table is checked once, at the end.
-        watch, emu._step_check = emu._step_check, None
+        watch, emu.step_check = emu.step_check, None
         since = len(emu.requests)
         for _ in range(4):
             await table.move()

@@ -322,7 +322,9 @@ class DiscordEmulator:
         #: Called with the bot once it is READY; what it returns is awaited before every
         #: injected interaction and when the bot stops (the fixtures' invariant check).
         self.watcher: Callable[[DiscordEmulator, discord.Client], Any] | None = None
-        self._step_check: Any = None
+        #: The check in force (set per connected bot, or by a test for a bot process of its
+        #: own; a test that holds the bot behind on purpose lifts it and checks at the end).
+        self.step_check: Any = None
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -409,12 +411,12 @@ class DiscordEmulator:
                 raise AssertionError(
                     f"bot not READY within {ready_timeout}s; unknown routes: {self.unknown_routes}"
                 )
-            self._step_check = self.watcher(self, bot) if self.watcher else None
+            self.step_check = self.watcher(self, bot) if self.watcher else None
             yield bot
-            if self._step_check is not None:
-                await self._step_check.check()
+            if self.step_check is not None:
+                await self.step_check.check()
         finally:
-            self._step_check = None
+            self.step_check = None
             if ready is not None:
                 ready.cancel()
             await bot.close()
@@ -744,8 +746,8 @@ class DiscordEmulator:
         data: dict[str, Any],
         message: StoredMessage | None = None,
     ) -> InteractionHandle:
-        if self._step_check is not None:
-            await self._step_check.check()  # what the last step left, before the next
+        if self.step_check is not None:
+            await self.step_check.check()  # what the last step left, before the next
         record = InteractionRecord(
             id=self.snowflake(),
             token=f"itk-{secrets.token_urlsafe(24)}",

@@ -445,7 +445,7 @@ class ProcessWatch(EmulatorWatch):
         store = make_store(db)
         await store.open()
         watch = cls(emu, store)
-        emu._step_check = watch
+        emu.step_check = watch
         return watch
 
     async def finish(self) -> None:
@@ -456,6 +456,6 @@ class ProcessWatch(EmulatorWatch):
             await self.close()
 
     async def close(self) -> None:
-        if self.emu._step_check is self:
-            self.emu._step_check = None
+        if self.emu.step_check is self:
+            self.emu.step_check = None
         await self.store.close()
