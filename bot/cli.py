@@ -46,7 +46,7 @@ from bot.storage import (
     make_store,
 )
 from bot.storage.pg_migrations import get_schema_version
-from bot.text import t
+from bot.text import DEFAULT_LOCALE, t
 
 if TYPE_CHECKING:
     from bot.app import RummyBot
@@ -314,7 +314,7 @@ def copy_db(source: str | Path, target: str | Path, *, out: TextIO) -> int:
     try:
         result = asyncio.run(copy_database(source, target))
     except CopyRefused as refused:
-        print(t(refused.key, **refused.params), file=sys.stderr)
+        print(t(refused.key, DEFAULT_LOCALE, **refused.params), file=sys.stderr)
         return EXIT_PROBLEM
     except (StorageError, sqlite3.Error, OSError, asyncpg.PostgresError) as error:
         print(t("cli.copy.error", error=error, **names), file=sys.stderr)

@@ -117,7 +117,8 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
 
     @app_commands.command(name="computer", description=text("command.computer"))
     @describe_all("computer", "action", "team", "strength")
-    @app_commands.choices(action=COMPUTER_ACTIONS, team=TEAMS, strength=STRENGTHS)
+    @app_commands.choices(action=COMPUTER_ACTIONS, strength=STRENGTHS)
+    @app_commands.choices(team=TEAMS)  # apart: one decorator's choices share one type
     async def computer(
         self,
         interaction: discord.Interaction,

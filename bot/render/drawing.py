@@ -143,7 +143,7 @@ class _Worker:
     async def draw(self, payload: bytes) -> bytes:
         if not self.alive:
             raise _WorkerGone()
-        answer = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._waiting.append(answer)
         write_frame(self._input, OK, payload)
         try:

@@ -169,7 +169,7 @@ class Played:
         return any(e.kind == "game_ended" for e in self.events)
 
 
-GameFinished = Callable[[Table], Awaitable[None]]
+GameFinished = Callable[[Table], Awaitable[object]]  # what it returns is not used
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -89,7 +90,8 @@ def _transformer_sentence(error: app_commands.TransformerError, locale: str) -> 
 
 def _where(interaction: discord.Interaction) -> str:
     command = interaction.command.qualified_name if interaction.command else None
-    custom = (interaction.data or {}).get("custom_id")
+    data: Mapping[str, Any] = interaction.data or {}
+    custom = data.get("custom_id")
     return f"/{command}" if command else f"component {custom}"
 
 

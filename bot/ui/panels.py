@@ -5,6 +5,7 @@ the lobby's settings menus. Pure functions of a table; clicks are routed by :mod
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -143,7 +144,7 @@ def panel_view(
     game = table.require_game()
     tid, turn = table.id, game.turn
     my_turn = game.current == seat and game.phase in (Phase.DRAW, Phase.PLAY)
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[discord.ui.Item[Any]] = []
     picker = _card_picker(tid, turn, hand, chosen, locale)
     if picker is not None:
         items.append(picker)
@@ -230,10 +231,10 @@ def _play_items(
     locale: str,
     add_targets: Sequence[tuple[int, Meld]],
     swap_targets: Sequence[tuple[int, Meld]],
-) -> list[discord.ui.Item[discord.ui.View]]:
+) -> list[discord.ui.Item[Any]]:
     game = table.require_game()
     tid, turn = table.id, game.turn
-    items: list[discord.ui.Item[discord.ui.View]] = [
+    items: list[discord.ui.Item[Any]] = [
         TableButton(
             tid,
             turn,

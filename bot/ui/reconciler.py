@@ -592,14 +592,12 @@ class Reconciler:
         """Send a new message and record it at once (a crash after the send is covered by the
         nonce, which makes Discord return the first message instead of a second one)."""
         file = await draft.file(self.pictures)
-        extra = {"file": file} if file else {}
-        if draft.view is not None:
-            extra["view"] = draft.view
         message = await channel.send(
             draft.content,
             allowed_mentions=mentions,
             nonce=nonce_for(table.id, kind, draft.stamp),
-            **extra,  # type: ignore[arg-type]
+            file=file if file else discord.utils.MISSING,
+            view=draft.view or discord.utils.MISSING,
         )
         await self._record(
             MessageRef(

@@ -9,7 +9,7 @@ handed to the :class:`Router` the cog bound with :func:`bound_items` at set-up.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -76,11 +76,24 @@ class _Routed:
     action: Action
     arg: str
 
+    def __init__(self, table_id: int, turn: int, action: Action, *, arg: str = "") -> None:
+        self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """The pressed component again, from its custom_id: its label or options are not needed
+        to route, and discord.py sets a select's chosen values afterwards."""
+        table_id, turn, action, arg = _decoded(match)
+        return cls(table_id, turn, action, arg=arg)
+
     async def _route(self, interaction: discord.Interaction, values: Sequence[str]) -> None:
         click = Click(self.table_id, self.turn, self.action, self.arg, tuple(values))
         try:
-            assert self.router is not None, "components are routed through bound_items()"
-            await self.router(interaction, click)
+            router = type(self).router  # read on the class: a function here is not a method
+            assert router is not None, "components are routed through bound_items()"
+            await router(interaction, click)
         except Exception as error:
             await errors.answer(interaction, error)
 
@@ -102,7 +115,8 @@ class TableButton(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
+        discord.ui.DynamicItem.__init__(
+            self,
             discord.ui.Button(
                 label=label[:80],
                 style=style,
@@ -111,15 +125,7 @@ class TableButton(
                 row=row,
             )
         )
-        self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """The clicked button again, from its custom_id (the label is not needed to route)."""
-        table_id, turn, action, arg = _decoded(match)
-        return cls(table_id, turn, action, arg=arg)
+        _Routed.__init__(self, table_id, turn, action, arg=arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await self._route(interaction, ())
@@ -150,20 +156,12 @@ class TableSelect(
             max_values=max_values,
             row=row,
         )
-        super().__init__(select)
-        self.table_id, self.turn, self.action, self.arg = table_id, turn, action, arg
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        """The chosen select again, from its custom_id; discord.py then sets the values chosen."""
-        table_id, turn, action, arg = _decoded(match)
-        return cls(table_id, turn, action, arg=arg)
+        discord.ui.DynamicItem.__init__(self, select)
+        _Routed.__init__(self, table_id, turn, action, arg=arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        data = interaction.data or {}
-        await self._route(interaction, data.get("values", []))  # type: ignore[arg-type]
+        data: Mapping[str, Any] = interaction.data or {}
+        await self._route(interaction, [str(value) for value in data.get("values", [])])
 
 
 def bound_items(router: Router) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
@@ -178,8 +176,8 @@ def bound_items(router: Router) -> tuple[type[discord.ui.DynamicItem[Any]], ...]
     class BoundSelect(TableSelect, template=_template(SELECT_ACTIONS)):
         pass
 
-    BoundButton.router = staticmethod(router)  # type: ignore[assignment]
-    BoundSelect.router = staticmethod(router)  # type: ignore[assignment]
+    BoundButton.router = router
+    BoundSelect.router = router
     return BoundButton, BoundSelect
 
 
