@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, cast
 
 import asyncpg
@@ -38,11 +39,17 @@ from bot.storage.store import SqlStore
 def joined(batch: tuple[Stmt, ...]) -> Stmt:
     """Independent statements as one: all but the last become ``WITH`` clauses (PostgreSQL
     runs each exactly once, on the statement's snapshot), whose rows nobody reads."""
-    *first, last = batch
-    if not first:
-        return last
-    clauses = ", ".join(f"_s{i} AS ({s.sql})" for i, s in enumerate(first))
-    return Stmt(f"WITH {clauses} {last.sql}", tuple(p for s in batch for p in s.params))
+    if len(batch) == 1:
+        return batch[0]
+    return Stmt(_joined_sql(tuple(s.sql for s in batch)), tuple(p for s in batch for p in s.params))
+
+
+@lru_cache(maxsize=256)
+def _joined_sql(sqls: tuple[str, ...]) -> str:
+    """The joined text of a batch, built once per shape (a move's batch is built every move)."""
+    *first, last = sqls
+    clauses = ", ".join(f"_s{i} AS ({sql})" for i, sql in enumerate(first))
+    return f"WITH {clauses} {last}"
 
 
 async def _execute(conn: Any, step: Step) -> list[Row]:
