@@ -4,7 +4,7 @@ Why a command: the pictures in ``docs/images/`` must be what the bot draws, so t
 the real renderer, with scenes built the way the bot builds them (:mod:`bot.services.scenes`)
 from real games: the engine deals and the computer plays every seat, with fixed seeds, under
 the variants' real rules (a Rummy 51 2v2 game is scored against 351). The same command run
-again writes the same bytes, and ``tests/test_gallery.py`` fails when a committed picture is
+again writes the same bytes, and ``tests/render/test_gallery.py`` fails when a committed picture is
 not what it makes: after a deliberate change of appearance, run it and look at the pictures.
 """
 

@@ -6,7 +6,7 @@ a hand is made of few kinds of pieces (card bodies, the corners where a card's r
 shows what lies under it, the numbers), and they recur from one picture to the next. So each
 piece is composited in RGB over exactly what lies under it, mapped onto the palette once and
 kept; a picture is then a handful of copies of indexes. The pixels are the same as mapping the
-RGB composition (``tests/test_render.py`` checks it on random hands).
+RGB composition (``tests/render/test_render.py`` checks it on random hands).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ these members, never their text.
 Why here and not in ``bot/ui``: the services read it too, and nothing below the Discord layer
 imports ``bot/ui``. The values are the action field of every component's custom_id
 (``rummy:<table>:<turn>:<action>[:<arg>]``): buttons already posted in Discord carry them, so a
-value is never changed once released (``tests/test_actions.py`` holds the released ones).
+value is never changed once released (``tests/services/test_actions.py`` holds the released ones).
 """
 
 from __future__ import annotations

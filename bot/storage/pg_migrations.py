@@ -4,7 +4,7 @@ Why a mirror rather than one portable SQL list: the two dialects differ where it
 (identity columns, BIGINT for Discord ids, BOOLEAN flags, TIMESTAMPTZ times), and each store
 should have a natural schema. The rule that keeps them the same database is simple: migration
 *n* here means what migration *n* of :mod:`bot.storage.migrations` means (same tables, same
-columns), and the description is the same text. ``tests/test_storage.py`` checks both (the
+columns), and the description is the same text. ``tests/storage/test_storage.py`` checks both (the
 numbers and descriptions, and the columns of a fresh database of each kind).
 
 To mirror a new SQLite migration *n*: append ``Migration(n, <same description>, (<PostgreSQL

@@ -3,7 +3,7 @@
 Why: SimCord fakes discord.py's seams in-process; this emulator keeps discord.py's
 HTTP client, multipart encoder, webhook adapter and gateway (zlib-stream) in the loop.
 
-API summary (see ``tests/test_emulator_smoke.py`` for every call in use)::
+API summary (see ``tests/tools/test_emulator_smoke.py`` for every call in use)::
 
     from tests.discord_emulator import emulated_discord
 

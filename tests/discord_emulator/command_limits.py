@@ -1,7 +1,7 @@
 """Discord's limits on application commands: what it refuses when a bot registers its commands.
 
 Why one module: the emulator is the tests' model of Discord, so it refuses every
-``PUT``/``POST .../commands`` that breaks these rules, and ``tests/test_command_limits.py`` checks
+``PUT``/``POST .../commands`` that breaks these rules, and ``tests/discord/test_command_limits.py`` checks
 the exact tree the bot would register against the same rules; one copy, so the two cannot drift.
 
 The limits are those of Discord's developer documentation (Application Commands): names of 1-32

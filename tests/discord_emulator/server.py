@@ -255,7 +255,7 @@ class InteractionHandle:
 class DiscordEmulator:
     """In-memory Discord on 127.0.0.1: REST under ``/api/v10``, gateway at ``/ws``.
 
-    Typical use (see ``tests/test_emulator_smoke.py``)::
+    Typical use (see ``tests/tools/test_emulator_smoke.py``)::
 
         async with DiscordEmulator() as emu:
             alice = emu.add_user("alice")

@@ -1,5 +1,5 @@
 """A small exact reference for the best opening's value: a plain dynamic program written for
-clarity, not speed. ``tests/test_solver.py`` checks the solver against it on large hands (where
+clarity, not speed. ``tests/engine/test_solver.py`` checks the solver against it on large hands (where
 brute force is out of reach) and ``benchmarks/bench_solver.py`` times the solver against it.
 
 Melds are listed by face; the hand is a tuple of counts per face and the program decides the

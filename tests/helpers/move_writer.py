@@ -1,6 +1,6 @@
 """Commit moves in a loop through the real store and acknowledge each one on stdout.
 
-Used by ``tests/test_durability.py``: the test kills this process with SIGKILL at a
+Used by ``tests/storage/test_durability.py``: the test kills this process with SIGKILL at a
 random moment and then checks that every move acknowledged here is in the
 database. A line ``<seq>`` is printed (and flushed) only after ``commit_move``
 returned, which is exactly when the bot would send its reply to a player.

@@ -1,6 +1,6 @@
 """Whether a rating rule keeps the order of a game: the patterns of places and the check.
 
-Shared by ``tests/test_rating_order.py`` and ``benchmarks/bench_rating_models.py``, so the
+Shared by ``tests/services/test_rating_order.py`` and ``benchmarks/bench_rating_models.py``, so the
 benchmark counts exactly what the tests forbid.
 
 The invariant, for any ratings players come in with: **among players who came in with the same

@@ -2,7 +2,7 @@
 a subprocess wherever the traceback was the bug, before any call to Discord.
 
 Read-only files and folders are made with ``chattr +i`` (CI runs as root, for whom permission
-bits do not apply); see :func:`tests.test_cli.make_read_only`.
+bits do not apply); see :func:`tests.cli.test_cli.make_read_only`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from bot.offline import DEMO_MOMENTS, pick_moments
 from bot.text import t
-from tests.test_cli import clean_env, make_read_only, run_cli
-from tests.test_config import fake_token
+from tests.cli.test_cli import clean_env, make_read_only, run_cli
+from tests.cli.test_config import fake_token
 
 #: The real command, pointed at a loopback port nobody listens on: had it got past the
 #: checks, it would report a network error (nothing leaves this machine).

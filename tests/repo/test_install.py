@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_config import fake_token
+from tests.cli.test_config import fake_token
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 #: What a build reads from the checkout; anything else stays out of the copy it builds from.
 LEFT_OUT = (".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".*cache",
             ".hypothesis", "tests", "benchmarks", "docs", "*.db*", ".env")

@@ -14,9 +14,9 @@ import pytest
 from bot.cli import main, run_event_loop
 from bot.config import SETTING_NAMES
 from bot.storage import LATEST_VERSION
-from tests.test_config import APP_ID, fake_token
+from tests.cli.test_config import APP_ID, fake_token
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 CONSOLE_SCRIPT = Path(sys.executable).with_name("rummy-bot")
 
 

@@ -17,7 +17,7 @@ from bot.storage import Store, make_store
 from bot.storage.base import PlayerStats, RatingChange
 from rummy_engine import Variant
 from tests.helpers.old_ratings import record_with_old_rule, step_back_before_replay
-from tests.test_stats import GUILD_A, GUILD_B, finished
+from tests.services.test_stats import GUILD_A, GUILD_B, finished
 
 USERS = (1, 2, 3, 4, 5)
 

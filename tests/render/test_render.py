@@ -3,7 +3,7 @@ colour schemes, markers, threading.
 
 Regenerate the reference images after an intended change of appearance with
 
-    RUMMY_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render.py -q
+    RUMMY_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render/test_render.py -q
 
 then look at every file in tests/golden/ before committing them.
 """
@@ -544,7 +544,7 @@ asyncio.run(main())
 
 def test_a_killed_bot_leaves_no_drawing_process_behind() -> None:
     """SIGKILL gives the bot no chance to shut its pool down: the workers leave on their own."""
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     bot = subprocess.Popen(
         [sys.executable, "-c", KILLED_BOT], cwd=repo, stdout=subprocess.PIPE, text=True
     )
@@ -568,7 +568,7 @@ def test_a_drawing_process_leaves_at_the_end_of_its_input_not_at_ctrl_c(
     leaves quietly."""
     worker = subprocess.Popen(
         [sys.executable, "-m", "bot.render.worker"],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -615,14 +615,14 @@ def test_default_renderer_is_used_when_none_given() -> None:
 
 
 def test_font_ships_with_its_licence() -> None:
-    package = Path(__file__).resolve().parents[1] / "bot" / "render"
+    package = Path(__file__).resolve().parents[2] / "bot" / "render"
     assert FONT_PATH.is_relative_to(package)  # package data: every install carries it
     licence = (FONT_PATH.parent / "LICENSE-DejaVu.txt").read_text(encoding="utf-8")
     assert "Bitstream" in licence and "Arev" in licence
 
 
 def test_render_package_does_not_import_discord() -> None:
-    package = Path(__file__).resolve().parents[1] / "bot" / "render"
+    package = Path(__file__).resolve().parents[2] / "bot" / "render"
     for path in package.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):

@@ -31,7 +31,7 @@ from bot.text import (
 )
 from bot.text.extract import entries, main, template_catalog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = entries(ENGLISH)
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import discord
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 PAGES = [README, *DOCS]
@@ -343,7 +343,7 @@ def test_setup_test_command_collects_the_suite() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "tests/test_readme.py: " in done.stdout and "tests/discord/" in done.stdout
+    assert "tests/repo/test_readme.py: " in done.stdout and "tests/discord/" in done.stdout
 
 
 # --- python and json blocks -------------------------------------------------------------------

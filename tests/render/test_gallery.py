@@ -22,7 +22,7 @@ from PIL import Image
 from bot.render import gallery
 from rummy_engine import Rules, Variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS_IMAGES = ROOT / "docs" / "images"
 #: The pictures the README and docs/ show (their file names are referenced there).
 EXPECTED = {

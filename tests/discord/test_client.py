@@ -29,7 +29,7 @@ from bot.services.inflight import InFlight, ShuttingDown
 from bot.storage import NewTable, SqliteStore
 
 GUILD_ID = 987654321098765432
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_bot(tmp_path: Path, **settings: Any) -> RummyBot:

@@ -20,7 +20,7 @@ from bot.config import (
 )
 from bot.storage import PostgresStore, SqliteStore, make_store
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_ID = 123456789012345678
 
 

@@ -27,7 +27,7 @@ from bot.storage import (
 )
 from rummy_engine import Phase, Variant
 from rummy_engine.strategy import choose_action
-from tests.test_config import fake_token
+from tests.cli.test_config import fake_token
 
 GUILD = 5
 HOST, GUEST = 101, 102

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from tests.discord_emulator import emulated_discord
+from tests.e2e.test_e2e_crash import connected, live, notices, start_bot, stored_game
 from tests.helpers.invariants import ProcessWatch
-from tests.test_e2e_crash import connected, live, notices, start_bot, stored_game
 
 TIMER_SECONDS = 60
 

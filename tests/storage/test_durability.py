@@ -30,7 +30,7 @@ from bot.storage import LATEST_VERSION, make_store
 from bot.storage.pg_migrations import get_schema_version
 from tests.helpers.move_writer import action_for, events_for, snapshot_for
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 6
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL semantics are POSIX-only")

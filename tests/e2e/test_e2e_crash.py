@@ -25,7 +25,7 @@ from tests.discord_emulator.models import StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 from tests.helpers.invariants import ProcessWatch
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 #: The mover's reply, the table edit, the old notice deleted (the start's follow-up), the new
 #: notice posted (the discard's follow-up), the mover's hand DM edited.
 CALLS_AFTER_A_DISCARD = 5
@@ -72,7 +72,7 @@ def notices(emu: DiscordEmulator) -> list[StoredMessage]:
 @pytest.mark.parametrize(
     ("when", "step"),
     # Not before the reply: the test waits for it (a kill there is a kill before the commit's
-    # answer, which tests/test_durability.py covers).
+    # answer, which tests/storage/test_durability.py covers).
     [("before", n) for n in range(2, CALLS_AFTER_A_DISCARD + 1)]
     + [("after", 1), ("after", 3), ("after", 4), ("after", 5)],
 )

@@ -2,7 +2,7 @@
 systemd running: hadolint lints the Dockerfile, the compose files are validated against the
 Compose Specification's schema, docker's own .dockerignore matcher decides what enters the
 build context, and ``systemd-analyze verify`` reads the units. Building and running the image
-is not tested here (no Docker daemon); ``tests/test_install.py`` and ``.ci/run`` test the wheel
+is not tested here (no Docker daemon); ``tests/repo/test_install.py`` and ``.ci/run`` test the wheel
 install the image makes.
 """
 
@@ -16,7 +16,7 @@ import pytest
 import yaml
 from docker.utils.build import exclude_paths
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = REPO_ROOT / "docs" / "deploy"
 BIN = Path(sys.executable).parent
 COMPOSE_FILES = [DEPLOY / "compose.yaml", DEPLOY / "compose.sqlite.yaml"]
