@@ -458,7 +458,9 @@ class TableService:
             options = Options.from_json(engine_options)
             Rules(table.variant, _player_count(table), options)
             stored = {**options.changed(), TIMER_KEY: timer}
-            await self.store.update_table_options(table_id, json.dumps(stored, sort_keys=True))
+            await self.store.set_table_setting(
+                table_id, "options", json.dumps(stored, sort_keys=True)
+            )
 
         return await self._lobby_change(table_id, change, host=by)
 
@@ -466,7 +468,7 @@ class TableService:
         """Choose the language of the table's public messages (host only, lobby only)."""
 
         async def change(table: Table) -> None:
-            await self.store.set_table_locale(table_id, normalise(locale))
+            await self.store.set_table_setting(table_id, "locale", normalise(locale))
 
         return await self._lobby_change(table_id, change, host=by)
 

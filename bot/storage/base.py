@@ -22,6 +22,9 @@ TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cance
 OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "active")
 #: Statuses after which a table never changes again.
 CLOSED_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled")
+#: What a lobby may change besides its seats: each is a column of ``tables``.
+TableSetting = Literal["options", "locale"]
+TABLE_SETTINGS: tuple[TableSetting, ...] = ("options", "locale")
 
 Clock = Callable[[], datetime]
 
@@ -325,12 +328,12 @@ class Store(Protocol):
         """
         ...
 
-    async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
-        """Replace the table options while it is a lobby."""
-        ...
-
-    async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
-        """Choose the language of the table's public messages (``None``: the server's)."""
+    async def set_table_setting(
+        self, table_id: int, setting: TableSetting, value: str | None
+    ) -> TableRecord:
+        """Change one lobby setting, as a new revision so Discord shows it: ``"options"`` (the
+        table options as JSON) or ``"locale"`` (the language of its public messages; ``None``:
+        the server's)."""
         ...
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:

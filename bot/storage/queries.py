@@ -16,6 +16,7 @@ from bot.storage.base import (
     ALL_VARIANTS,
     GLOBAL_SCOPE,
     LEADERBOARD_SORTS,
+    TABLE_SETTINGS,
     TABLE_STATUSES,
     GamePlayerRecord,
     GameRecord,
@@ -28,6 +29,7 @@ from bot.storage.base import (
     SeatRecord,
     SkillRating,
     TableRecord,
+    TableSetting,
     TableStatus,
 )
 
@@ -37,6 +39,14 @@ def check_status(status: str) -> TableStatus:
         if status == known:
             return known
     raise ValueError(f"unknown table status {status!r}; expected one of {TABLE_STATUSES}")
+
+
+def check_setting(setting: str) -> TableSetting:
+    """The column to write, only from the known list (it is spelled into the SQL)."""
+    for known in TABLE_SETTINGS:
+        if setting == known:
+            return known
+    raise ValueError(f"unknown table setting {setting!r}; expected one of {TABLE_SETTINGS}")
 
 
 TABLE_COLUMNS = (

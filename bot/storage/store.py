@@ -16,7 +16,7 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Self
 
 from bot.storage.base import (
     ALL_VARIANTS,
@@ -47,6 +47,7 @@ from bot.storage.base import (
     TableClosed,
     TableNotFound,
     TableRecord,
+    TableSetting,
     TableStatus,
 )
 from bot.storage.queries import (
@@ -60,6 +61,7 @@ from bot.storage.queries import (
     TABLE_COLUMNS,
     TABLE_WIDTH,
     ahead_conditions,
+    check_setting,
     check_status,
     display,
     game_from_row,
@@ -257,16 +259,10 @@ class SqlStore(ABC):
 
         return self._table(await self._run(tx(), write=True, isolated=claim is not None))
 
-    async def update_table_options(self, table_id: int, options_json: str) -> TableRecord:
-        return await self._set_table_column(table_id, "options", options_json)
-
-    async def set_table_locale(self, table_id: int, locale: str | None) -> TableRecord:
-        return await self._set_table_column(table_id, "locale", locale)
-
-    async def _set_table_column(
-        self, table_id: int, column: Literal["options", "locale"], value: str | None
+    async def set_table_setting(
+        self, table_id: int, setting: TableSetting, value: str | None
     ) -> TableRecord:
-        """Change one lobby setting of a table (a new revision, so Discord shows it)."""
+        column = check_setting(setting)
         rows = await self._change(
             f"UPDATE tables SET {column} = ?, updated_at = ?, revision = revision + 1 "
             f"WHERE id = ? RETURNING {TABLE_COLUMNS}",

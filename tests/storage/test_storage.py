@@ -418,8 +418,23 @@ async def test_status_and_active_listing(store: Store) -> None:
     assert [t.id for t in await store.list_active_tables(guild_id=11)] == [active.id]
     with pytest.raises(ValueError):
         await store.update_table_status(lobby.id, "paused")  # type: ignore[arg-type]
-    options = await store.update_table_options(lobby.id, '{"rounds": 5}')
+    options = await store.set_table_setting(lobby.id, "options", '{"rounds": 5}')
     assert options.options_json == '{"rounds": 5}'
+
+
+async def test_lobby_settings_are_one_column_each(store: Store) -> None:
+    lobby = await store.create_table(new_table())
+    french = await store.set_table_setting(lobby.id, "locale", "fr")
+    assert (french.locale, french.options_json) == ("fr", lobby.options_json)
+    assert french.revision == lobby.revision + 1
+    back = await store.set_table_setting(lobby.id, "locale", None)
+    assert back.locale is None and back.revision == lobby.revision + 2
+    # The setting is spelled into the SQL, so only a known column is accepted.
+    with pytest.raises(ValueError, match="unknown table setting"):
+        await store.set_table_setting(lobby.id, "status", "finished")  # type: ignore[arg-type]
+    assert (await store.get_table(lobby.id)) == back
+    with pytest.raises(TableNotFound):
+        await store.set_table_setting(404, "locale", "fr")
 
 
 async def test_seats_are_replaced_as_a_whole(store: Store) -> None:
