@@ -45,6 +45,7 @@ class Action(StrEnum):
     ABSENT_REPLACE = "absrep"
     ABSENT_WAIT = "abswait"
     ABSENT_END = "absend"
+    PLAY_AGAIN = "again"
 
 
 #: The host's answers about an absent player (the component's arg is the seat).

@@ -85,8 +85,10 @@ def options_shown(table: Table, locale: str) -> str:
     )
 
 
-def lobby_text(table: Table, locale: str) -> str:
-    """The lobby message: variant, options that differ from the defaults, and the seats."""
+def lobby_text(table: Table, locale: str, *, kept_until: datetime | None = None) -> str:
+    """The lobby message: variant, options that differ from the defaults, and the seats; a
+    Play again lobby names the last game's players whose seats it keeps (until
+    ``kept_until``, the lobby's idle deadline)."""
     lines = [
         f"**{variant_title(table, locale)}**",
         host_line(table, locale),
@@ -117,6 +119,10 @@ def lobby_text(table: Table, locale: str) -> str:
                 players=", ".join(people) or "—",
             )
         )
+    if table.kept_for:
+        when = relative_time(kept_until) if kept_until else t("table.soon", locale)
+        players = ", ".join(f"<@{user}>" for user in table.kept_for)
+        lines.append(t("again.seats_kept", locale, players=players, when=when))
     lines.append(t("lobby.how_to_start", locale, minimum=table.mode.minimum))
     return "\n".join(lines)
 

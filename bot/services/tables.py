@@ -80,6 +80,8 @@ class Table:
     seats: tuple[SeatRecord, ...]
     game: Game | None
     prefs: Mapping[int, PlayerPrefs] = field(default_factory=dict)
+    #: A Play again lobby's invited players (of the last game), read with a lobby only.
+    invited: tuple[int, ...] = ()
     _views: dict[int | None, PlayerView] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -129,6 +131,12 @@ class Table:
     @property
     def is_lobby(self) -> bool:
         return self.record.status == "lobby"
+
+    @property
+    def kept_for(self) -> tuple[int, ...]:
+        """The invited players who have not sat down yet: their seats are kept for them."""
+        seated = {s.user_id for s in self.seats}
+        return tuple(user for user in self.invited if user not in seated)
 
     def seat_of(self, user_id: int) -> int | None:
         seat = seating.seat_of(self.seats, user_id)
@@ -240,7 +248,15 @@ class TableService:
         if found is None:
             raise Refusal("table.not_found", table=table_id)
         self._remember(found.record)
-        return Table(found.record, found.seats, self._game(found.record), found.prefs)
+        invited = await self._invited(found.record)
+        return Table(found.record, found.seats, self._game(found.record), found.prefs, invited)
+
+    async def _invited(self, record: TableRecord) -> tuple[int, ...]:
+        """A lobby's invited players (one read, for lobbies only: a move never pays it)."""
+        if record.status != "lobby":
+            return ()
+        stored = await self.store.get_meta(_invited_key(record.id))
+        return tuple(json.loads(stored)) if stored else ()
 
     async def players_prefs(self, table: Table) -> Mapping[int, PlayerPrefs]:
         """The seated players' preferences: as read with the table, unless someone sat down
@@ -363,6 +379,49 @@ class TableService:
             await self.store.set_seats(record.id, seats)
             return await self.load(record.id)
 
+    async def play_again(self, table_id: int, by: int, *, name: str | None = None) -> Table:
+        """Open the next game's lobby from a finished table, once: same place, variant, mode,
+        stored options (timer included), language and computer seats. ``by``, a player of the
+        game, is seated; the other players are invited (their seats kept, never taken for
+        them). Under the old table's lock, so a double press opens one lobby; a later press
+        is answered with the link to it."""
+        async with self.gate, self.lock(table_id):
+            old = await self.load(table_id)
+            if by not in {s.user_id for s in old.seats if not s.is_computer}:
+                raise Refusal("again.not_played")
+            if old.record.status != "finished":
+                raise Refusal("again.not_finished")
+            linked = await self.store.get_meta(_again_key(table_id))
+            if linked is not None:
+                raise Refusal("again.exists", link=await self._table_link(old, int(linked)))
+            new = await self.open_table(
+                old.record.guild_id,
+                old.record.channel_id,
+                by,
+                old.variant,
+                old.mode.value,
+                json.loads(old.record.options_json),
+                host_name=name,
+                locale=old.record.locale or None,
+            )
+            team = next(s.team for s in old.seats if s.user_id == by)
+            seats = seating.join([], by, new.mode, team, name=name)
+            for seat in sorted(old.seats, key=lambda s: s.seat):
+                if seat.is_computer:
+                    strength = seating.strength_of(seat)
+                    seats = seating.add_computer(seats, new.mode, seat.name or "?", seat.team, strength)
+            await self.store.set_seats(new.id, seats)
+            others = [s.user_id for s in old.seats if s.user_id not in (None, by)]
+            await self.store.set_meta(_invited_key(new.id), json.dumps(others))
+            await self.store.set_meta(_again_key(table_id), str(new.id))
+            return await self.load(new.id)
+
+    async def _table_link(self, old: Table, table_id: int) -> str:
+        """A link to a table's message (its channel while the message is not posted yet)."""
+        refs = {r.kind: r for r in await self.store.get_message_refs(table_id)}
+        link = f"https://discord.com/channels/{old.record.guild_id}/{old.record.channel_id}"
+        return f"{link}/{refs['table'].message_id}" if "table" in refs else link
+
     async def _lobby_change(
         self,
         table_id: int,
@@ -387,6 +446,10 @@ class TableService:
         self, table_id: int, user_id: int, team: int | None = None, *, name: str | None = None
     ) -> Table:
         async def change(table: Table) -> None:
+            kept = table.kept_for
+            free = table.mode.capacity - len(table.seats)
+            if kept and user_id not in kept and free <= len(kept):
+                raise Refusal("again.seat_kept", players=", ".join(f"<@{u}>" for u in kept))
             await self.store.set_seats(
                 table_id, seating.join(table.seats, user_id, table.mode, team, name=name)
             )
@@ -859,6 +922,16 @@ def _named(event: Event, table: Table) -> Event:
     if seat is None or not seat.name:
         return event
     return replace(event, data={**event.data, "name": seat.name})
+
+
+def _again_key(table_id: int) -> str:
+    """The meta key linking a finished table to the lobby its Play again opened."""
+    return f"again:{table_id}"
+
+
+def _invited_key(table_id: int) -> str:
+    """The meta key of a Play again lobby's invited players (a JSON list of user ids)."""
+    return f"again.invited:{table_id}"
 
 
 def _player_count(table: Table) -> int:

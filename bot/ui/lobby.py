@@ -64,6 +64,16 @@ class LobbyHandlers:
         await reply(interaction, t("lobby.opened", locale_of(interaction)))
         await self.ui.committed(table, interaction.user.id)
 
+    async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The final table's Play again: the next lobby, posted once (its message names the
+        other players, who join by pressing Join); the presser is told privately."""
+        await defer_private(interaction)
+        await self.ui.remember_player(interaction)
+        user = interaction.user
+        table = await self.ui.tables.play_again(table_id, user.id, name=user.display_name)
+        await reply(interaction, t("again.opened", locale_of(interaction)))
+        await self.ui.committed(table, user.id)
+
     async def seat(
         self,
         interaction: discord.Interaction,

@@ -27,6 +27,7 @@ import orjson
 from bot.render.drawing import Drawer
 from bot.render.renderer import Scene
 from bot.services import presenter
+from bot.services.autoplay import LOBBY_IDLE_KIND
 from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
@@ -159,7 +160,7 @@ def table_draft(
     names = presenter.names_for(table)
     due = deadlines or {}
     if table.game is None:
-        text = presenter.lobby_text(table, locale)
+        text = presenter.lobby_text(table, locale, kept_until=due.get(LOBBY_IDLE_KIND))
         if table.record.status == "cancelled":
             text += "\n" + (presenter.closed_line(table, locale) or t("lobby.cancelled", locale))
         return _draft(text, lobby_view(table, locale), None, "")

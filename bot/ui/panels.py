@@ -74,9 +74,19 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
 
 
 def table_view(table: Table, locale: str) -> discord.ui.View | None:
-    """The public table's buttons: draw, take the discard, see my hand; next round. None once
-    the game is over or the table closed, so a finished table shows no live button."""
+    """The public table's buttons: draw, take the discard, see my hand; next round; once the
+    game is over, Play again only (a cancelled table shows no live button)."""
     game = table.game
+    if game is not None and table.record.status == "finished":
+        return component_view(
+            TableButton(
+                table.id,
+                0,
+                Action.PLAY_AGAIN,
+                t("again.button", locale),
+                style=discord.ButtonStyle.success,
+            )
+        )
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
     tid, turn = table.id, game.turn

@@ -68,6 +68,8 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await play.next_round(interaction, tid)
         elif action in ABSENT_CHOICES:
             await lobby.decide_absent(interaction, tid, int(click.arg), ABSENT_CHOICES[action])
+        elif action is Action.PLAY_AGAIN:
+            await lobby.play_again(interaction, tid)
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
         else:
