@@ -393,7 +393,7 @@ class TableService:
                 raise Refusal("again.not_finished")
             linked = await self.store.get_meta(_again_key(table_id))
             if linked is not None:
-                raise Refusal("again.exists", link=await self._table_link(old, int(linked)))
+                raise await self._already_again(old, int(linked))
             new = await self.open_table(
                 old.record.guild_id,
                 old.record.channel_id,
@@ -416,11 +416,14 @@ class TableService:
             await self.store.set_meta(_again_key(table_id), str(new.id))
             return await self.load(new.id)
 
-    async def _table_link(self, old: Table, table_id: int) -> str:
-        """A link to a table's message (its channel while the message is not posted yet)."""
+    async def _already_again(self, old: Table, table_id: int) -> Refusal:
+        """The answer to a press once the next lobby exists: a link to its message (its
+        channel while the message is being posted)."""
         refs = {r.kind: r for r in await self.store.get_message_refs(table_id)}
-        link = f"https://discord.com/channels/{old.record.guild_id}/{old.record.channel_id}"
-        return f"{link}/{refs['table'].message_id}" if "table" in refs else link
+        where = {"guild": old.record.guild_id, "channel": old.record.channel_id}
+        if "table" not in refs:
+            return Refusal("again.exists_unposted", **where)
+        return Refusal("again.exists", **where, message=refs["table"].message_id)
 
     async def _lobby_change(
         self,

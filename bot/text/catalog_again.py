@@ -11,7 +11,8 @@ AGAIN_EN: dict[str, str] = {
     "again.opened": "A new lobby with the same settings is open in this channel; you are seated. The other players are offered their seats.",
     "again.not_played": "Only the players of this game can open the next one; to play, open your own table with /rummy new.",
     "again.not_finished": "Play again opens the next game once this one is over.",
-    "again.exists": "The next game's lobby is already open: {link} (press Join there).",
+    "again.exists": "The next game's lobby is already open: https://discord.com/channels/{guild}/{channel}/{message} (press Join there).",
+    "again.exists_unposted": "The next game's lobby is already open and being posted in <#{channel}>; press Join there.",
     "again.seats_kept": "{players}: your seats are kept until {when}; press Join to play again.",
     "again.seat_kept": "The free seats are kept for the players of the last game ({players}) until the lobby closes; try again if one of them does not join.",
 }

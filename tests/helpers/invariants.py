@@ -165,14 +165,34 @@ async def table_violations(
                 f"{sorted(a.value for a in live_actions(message, table_id))}: "
                 f"{message.content[:80]!r}"
             )
-    found += _notice_violations(table, refs, locale, public)
+    found += _notice_violations(table, refs, locale, public, await _followed(store, table))
     return found
 
 
+async def _followed(store: Store, table: Table) -> bool:
+    """Whether a closed table's channel holds a newer open table (Play again): the turn
+    notices there are that table's, not this one's."""
+    if table.record.status not in CLOSED_STATUSES:
+        return False
+    return any(
+        r.channel_id == table.record.channel_id and r.id > table.id
+        for r in await store.list_active_tables(table.record.guild_id)
+    )
+
+
 def _notice_violations(
-    table: Table, refs: Mapping[str, Any], locale: str, public: Sequence[Shown]
+    table: Table,
+    refs: Mapping[str, Any],
+    locale: str,
+    public: Sequence[Shown],
+    followed: bool = False,
 ) -> list[str]:
+    """One turn notice, naming the player to act; none once no one is (of a table followed
+    by a newer one in its channel, none of its own: see :func:`_followed`)."""
     notices = [m for m in public if m.content.startswith(NOTICE_MARK)]
+    if followed:
+        ref = refs.get(TURN)
+        notices = [m for m in notices if ref is not None and m.id == ref.message_id]
     if turn_key(table) is None:
         return [f"table #{table.id}: no one is to act, yet notices {[m.content for m in notices]}"] if notices else []
     expected = turn_text(table, locale)
