@@ -420,10 +420,11 @@ class TableService:
         """The answer to a press once the next lobby exists: a link to its message (its
         channel while the message is being posted)."""
         refs = {r.kind: r for r in await self.store.get_message_refs(table_id)}
-        where = {"guild": old.record.guild_id, "channel": old.record.channel_id}
+        guild, channel = old.record.guild_id, old.record.channel_id
         if "table" not in refs:
-            return Refusal("again.exists_unposted", **where)
-        return Refusal("again.exists", **where, message=refs["table"].message_id)
+            return Refusal("again.exists_unposted", guild=guild, channel=channel)
+        message = refs["table"].message_id
+        return Refusal("again.exists", guild=guild, channel=channel, message=message)
 
     async def _lobby_change(
         self,

@@ -75,9 +75,11 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
 
 def table_view(table: Table, locale: str) -> discord.ui.View | None:
     """The public table's buttons: draw, take the discard, see my hand; next round; once the
-    game is over, Play again only (a cancelled table shows no live button)."""
+    game is over, Play again only, for its players (a cancelled table, or one computers
+    played alone, shows no live button)."""
     game = table.game
-    if game is not None and table.record.status == "finished":
+    humans = any(not s.is_computer for s in table.seats)
+    if game is not None and table.record.status == "finished" and humans:
         return component_view(
             TableButton(
                 table.id,

@@ -112,7 +112,9 @@ async def test_leaving_in_round_one_ends_the_game_and_the_table_shows_it(world: 
     assert left.response.content == "You left the table."
     table = await world.table()
     assert table.record.status == "finished"
-    assert not live_buttons(world), "a finished table keeps no live button"
+    (final,) = live_buttons(world)
+    labels = [c.label for row in final.components for c in row.children]
+    assert labels == ["Play again"], "a finished table keeps only Play again"
     table_message = next(m for m in reversed(world.public_messages()) if "table #" in m.content)
     assert "Game over. Winner: alice." in table_message.content
     assert "bob left the game." in table_message.content
@@ -258,7 +260,9 @@ async def test_round_end_and_a_forfeit_in_round_two(world: World) -> None:
     await bob.slash(world.channel, "rummy leave")
     summaries = [m for m in world.public_messages() if m.content.startswith("**") and "round 1" in m.content.split("\n")[0] and "table #" not in m.content]
     assert len(summaries) == 1, [m.content.split("\n")[0] for m in summaries]
-    assert not live_buttons(world) and not notices(world)
+    (final,) = live_buttons(world)
+    assert [c.label for row in final.components for c in row.children] == ["Play again"]
+    assert not notices(world)
 
 
 async def test_no_card_reaches_the_logs_at_debug(
