@@ -17,6 +17,7 @@ from bot.app import RummyBot
 from bot.services.refusal import Refusal
 from rummy_engine import Phase
 from tests.discord.conftest import World, computer_turn, make_bot, play_step
+from tests.discord.test_truth import crash_at
 
 NOT_PLAYED = (
     "Only the players of this game can open the next one; to play, open your own table with "
@@ -81,6 +82,7 @@ async def test_play_again_after_a_restart_reopens_the_same_table_and_seats_only_
     await world.env.restart_bot(make_bot(store_url))
     await old_bot.close()
     before = len(world.public_messages())
+    calls = crash_at(world.bot, None)  # bot-token REST calls, counted (none made to fail)
 
     stranger = await carol.click(final, label="Rejouer")
     assert stranger.ephemeral and stranger.response.content == NOT_PLAYED
@@ -100,6 +102,7 @@ async def test_play_again_after_a_restart_reopens_the_same_table_and_seats_only_
     # one click, one new message: the lobby, naming alice once; she is not seated for her
     lobby = world.public_messages()[before:]
     assert len(lobby) == 1, [m.content for m in lobby]
+    assert [call.split()[0] for call in calls] == ["POST"], "the lobby is the press's one call"
     assert f"<@{alice.user.id}> : vos places sont gardées jusqu’à <t:" in lobby[0].content
     assert new.seat_of(alice.user.id) is None
 
@@ -107,7 +110,7 @@ async def test_play_again_after_a_restart_reopens_the_same_table_and_seats_only_
     assert again.ephemeral and "already open" in again.response.content
     link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{lobby[0].id}"
     assert link in again.response.content
-    assert len(world.public_messages()) == before + 1
+    assert len(world.public_messages()) == before + 1 and len(calls) == 1
     active = await world.bot.store.list_active_tables(world.guild.id)
     assert [r.id for r in active] == [new.id]
 
