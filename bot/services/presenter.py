@@ -122,7 +122,8 @@ def lobby_text(table: Table, locale: str, *, kept_until: datetime | None = None)
     if table.kept_for:
         when = relative_time(kept_until) if kept_until else t("table.soon", locale)
         players = ", ".join(f"<@{user}>" for user in table.kept_for)
-        lines.append(t("again.seats_kept", locale, players=players, when=when))
+        count = len(table.kept_for)
+        lines.append(t("again.seats_kept", locale, players=players, when=when, count=count))
     lines.append(t("lobby.how_to_start", locale, minimum=table.mode.minimum))
     return "\n".join(lines)
 

@@ -13,6 +13,7 @@ AGAIN_EN: dict[str, str] = {
     "again.not_finished": "Play again opens the next game once this one is over.",
     "again.exists": "The next game's lobby is already open: https://discord.com/channels/{guild}/{channel}/{message} (press Join there).",
     "again.exists_unposted": "The next game's lobby is already open and being posted in <#{channel}>; press Join there.",
-    "again.seats_kept": "{players}: your seats are kept until {when}; press Join to play again.",
+    "again.seats_kept[one]": "{players}: your seat is kept until {when}; press Join to play again.",
+    "again.seats_kept[other]": "{players}: your seats are kept until {when}; press Join to play again.",
     "again.seat_kept": "The free seats are kept for the players of the last game ({players}) until the lobby closes; try again if one of them does not join.",
 }

@@ -103,7 +103,7 @@ async def test_play_again_after_a_restart_reopens_the_same_table_and_seats_only_
     lobby = world.public_messages()[before:]
     assert len(lobby) == 1, [m.content for m in lobby]
     assert [call.split()[0] for call in calls] == ["POST"], "the lobby is the press's one call"
-    assert f"<@{alice.user.id}> : vos places sont gardées jusqu’à <t:" in lobby[0].content
+    assert f"<@{alice.user.id}> : votre place est gardée jusqu’à <t:" in lobby[0].content
     assert new.seat_of(alice.user.id) is None
 
     again = await alice.click(final, label="Rejouer")
@@ -118,7 +118,7 @@ async def test_play_again_after_a_restart_reopens_the_same_table_and_seats_only_
     assert joined.response.content == "You are seated."
     seated = await world.bot.tables.load(new.id)
     assert {s.user_id for s in seated.seats if not s.is_computer} == {alice.user.id, bob.user.id}
-    assert "gardées" not in table_message(world, new.id).content
+    assert "gardée" not in table_message(world, new.id).content
     started = await bob.slash(world.channel, "rummy start")
     assert started.acknowledged
     game = (await world.bot.tables.load(new.id)).require_game()

@@ -45,7 +45,7 @@ async def test_play_again_after_a_restart_seats_the_others_only_when_they_join(
                 lambda: any(join in m.custom_ids() for m in emu.public_messages()), what="lobby"
             )
             lobby = next(m for m in emu.public_messages() if join in m.custom_ids())
-            assert f"<@{bob.id}>: your seats are kept until <t:" in lobby.content
+            assert f"<@{bob.id}>: your seat is kept until <t:" in lobby.content
             twice = await (await emu.click(bob, table, again)).answer()
             assert f"/{channel.id}/{lobby.id}" in twice.content
             assert await (await emu.click(bob, lobby, join)).answer()
