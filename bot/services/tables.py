@@ -404,12 +404,12 @@ class TableService:
                 host_name=name,
                 locale=old.record.locale or None,
             )
-            team = next(s.team for s in old.seats if s.user_id == by)
-            seats = seating.join([], by, new.mode, team, name=name)
-            for seat in sorted(old.seats, key=lambda s: s.seat):
-                if seat.is_computer:
-                    strength = seating.strength_of(seat)
-                    seats = seating.add_computer(seats, new.mode, seat.name or "?", seat.team, strength)
+            # the presser and the computers keep their very seats (and so their teams)
+            seats = [
+                replace(s, timeouts=0, name=(name or s.name) if s.user_id == by else s.name)
+                for s in sorted(old.seats, key=lambda s: s.seat)
+                if s.is_computer or s.user_id == by
+            ]
             await self.store.set_seats(new.id, seats)
             others = [s.user_id for s in old.seats if s.user_id not in (None, by)]
             await self.store.set_meta(_invited_key(new.id), json.dumps(others))

@@ -157,3 +157,33 @@ async def test_kept_seats_refuse_strangers_and_a_double_press_opens_one_lobby(
     assert joined.response.content == "You are seated."
     seated = await tables.load(opened[0].id)
     assert [s.user_id for s in seated.seats] == [alice.user.id, bob.user.id]
+
+
+async def test_a_2v2_play_again_keeps_the_teams_and_the_free_seat_for_its_player(
+    world: World,
+) -> None:
+    """bob (team B) forfeits and presses Play again: he sits on team B again, each computer on
+    its team; the one free seat is alice's, so carol's Join is refused until alice takes it."""
+    alice, bob, carol = world.players[:3]
+    await alice.slash(world.channel, "rummy new", variant="simple", mode="2v2")
+    opened = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
+    assert opened is not None
+    world.table_id = opened.id
+    await bob.slash(world.channel, "rummy join", team=1)
+    await alice.slash(world.channel, "rummy computer", action="addbot", team=0, strength="easy")
+    await alice.slash(world.channel, "rummy computer", action="addbot", team=1)
+    await alice.slash(world.channel, "rummy start")
+    await bob.slash(world.channel, "rummy leave")
+    old = await world.table()
+    assert old.record.status == "finished"
+    pressed = await bob.click(table_message(world, old.id), label="Play again")
+    assert pressed.response.content == OPENED
+    new = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
+    assert new is not None
+    by_seat = lambda table: {s.seat: (s.user_id, s.team, s.strength) for s in table.seats}  # noqa: E731
+    assert by_seat(new) == {k: v for k, v in by_seat(old).items() if v[0] != alice.user.id}
+    lobby = table_message(world, new.id)
+    refused = await carol.click(lobby, label="Join team A")
+    assert "kept for the players of the last game" in refused.response.content
+    assert (await alice.click(lobby, label="Join team A")).response.content == "You are seated."
+    assert by_seat(await world.bot.tables.load(new.id)) == by_seat(old)
