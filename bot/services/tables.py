@@ -418,7 +418,10 @@ class TableService:
 
     async def _already_again(self, old: Table, table_id: int) -> Refusal:
         """The answer to a press once the next lobby exists: a link to its message (its
-        channel while the message is being posted)."""
+        channel while the message is being posted), or that it is over."""
+        record = await self.store.get_table(table_id)
+        if record is None or record.status not in OPEN_STATUSES:
+            return Refusal("again.used", table=table_id)
         refs = {r.kind: r for r in await self.store.get_message_refs(table_id)}
         guild, channel = old.record.guild_id, old.record.channel_id
         if "table" not in refs:

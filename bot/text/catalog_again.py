@@ -15,5 +15,6 @@ AGAIN_EN: dict[str, str] = {
     "again.exists_unposted": "The next game's lobby is already open and being posted in <#{channel}>; press Join there.",
     "again.seats_kept[one]": "{players}: your seat is kept until {when}; press Join to play again.",
     "again.seats_kept[other]": "{players}: your seats are kept until {when}; press Join to play again.",
+    "again.used": "Play again was already used for this game (table #{table}); to play once more, press Play again on that table's final message or open a table with /rummy new.",
     "again.seat_kept": "The free seats are kept for the players of the last game ({players}) until the lobby closes; try again if one of them does not join.",
 }

@@ -78,8 +78,8 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
     game is over, Play again only, for its players (a cancelled table, or one computers
     played alone, shows no live button)."""
     game = table.game
-    humans = any(not s.is_computer for s in table.seats)
-    if game is not None and table.record.status == "finished" and humans:
+    finished = game is not None and table.record.status == "finished"
+    if finished and any(not s.is_computer for s in table.seats):
         return component_view(
             TableButton(
                 table.id,

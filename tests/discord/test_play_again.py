@@ -157,6 +157,12 @@ async def test_kept_seats_refuse_strangers_and_a_double_press_opens_one_lobby(
     assert joined.response.content == "You are seated."
     seated = await tables.load(opened[0].id)
     assert [s.user_id for s in seated.seats] == [alice.user.id, bob.user.id]
+    await alice.slash(world.channel, "rummy cancel")
+    late = await bob.click(table_message(world, old.id), label="Play again")
+    assert late.ephemeral and late.response.content.startswith(
+        f"Play again was already used for this game (table #{opened[0].id})"
+    )
+    assert await tables.in_channel(world.guild.id, world.channel.id) is None
 
 
 async def test_a_2v2_play_again_keeps_the_teams_and_the_free_seat_for_its_player(
