@@ -36,10 +36,13 @@ def simcord_bot(store_url: str | Path) -> RummyBot:
 
 def table_message(world: World, table_id: int) -> discord.Message:
     """The message the table's ref names (the lobby, then the table, then the final table)."""
+    prefix = f"rummy:{table_id}:"
     return next(
         m
         for m in reversed(world.public_messages())
-        if any(f"rummy:{table_id}:" in (c.custom_id or "") for row in m.components for c in row.children)  # type: ignore[union-attr]
+        for row in m.components
+        for c in getattr(row, "children", [])
+        if (getattr(c, "custom_id", None) or "").startswith(prefix)
     )
 
 
