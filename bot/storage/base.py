@@ -240,6 +240,9 @@ class PlayerPrefs:
     four_colour: bool = False
     hand_sort: str = "suit"
     locale: str | None = None
+    #: The bot's DM channel with this user, once opened: a hand DM then costs one request
+    #: (no ``GET /users/{id}``, no ``POST /users/@me/channels``), also after a restart.
+    dm_channel_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +458,12 @@ class Store(Protocol):
         ...
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
-        """Store the user's preferences."""
+        """Store the user's preferences (all but the DM channel, which the bot alone sets)."""
+        ...
+
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Remember (or, with ``None``, forget) the bot's DM channel with the user, without
+        touching the preferences a concurrent command may be changing."""
         ...
 
     # --- meta --------------------------------------------------------------------

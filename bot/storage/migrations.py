@@ -304,6 +304,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         (),
         _replay_ratings,
     ),
+    Migration(
+        10,
+        "the bot's DM channel with each player, so a hand DM needs no user lookup",
+        ("ALTER TABLE player_prefs ADD COLUMN dm_channel_id INTEGER",),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -58,7 +58,7 @@ TABLE_WIDTH = len(TABLE_COLUMNS.split(","))
 SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
 SEAT_WIDTH = len(SEAT_COLUMNS.split(","))
 #: A seated player's preferences, as the table load reads them (after the seat's columns).
-PREFS_COLUMNS = "dm_closed, four_colour, hand_sort, locale"
+PREFS_COLUMNS = "dm_closed, four_colour, hand_sort, locale, dm_channel_id"
 
 
 #: When a person (not a computer, not a timer) last made a move at table ?.
@@ -73,7 +73,7 @@ def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
     (or, in an outer join, a row of NULLs)."""
     if row is None or row[0] is None:
         return PlayerPrefs(user_id=user_id)
-    return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3])
+    return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3], row[4])
 
 
 def seat_from_row(r: Sequence[Any]) -> SeatRecord:

@@ -509,11 +509,19 @@ class SqlStore(ABC):
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
         await self._change(
-            f"INSERT INTO player_prefs (user_id, {PREFS_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+            f"INSERT INTO player_prefs (user_id, {PREFS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dm_closed = excluded.dm_closed, "
             "four_colour = excluded.four_colour, hand_sort = excluded.hand_sort, "
             "locale = excluded.locale",
             prefs.user_id, prefs.dm_closed, prefs.four_colour, prefs.hand_sort, prefs.locale,
+            prefs.dm_channel_id,
+        )  # fmt: skip
+
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        await self._change(
+            "INSERT INTO player_prefs (user_id, dm_channel_id) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_channel_id = excluded.dm_channel_id",
+            user_id, channel_id,
         )  # fmt: skip
 
     async def get_meta(self, key: str) -> str | None:

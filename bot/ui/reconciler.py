@@ -33,7 +33,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -479,8 +479,7 @@ class Reconciler:
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
             return draft.stamp
         try:
-            channel = await self._dm_channel(prefs.user_id)
-            await self._post(table, hand_kind(seat), draft, channel)
+            await self._to_dm(prefs, lambda dm: self._post(table, hand_kind(seat), draft, dm))
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
@@ -525,8 +524,7 @@ class Reconciler:
             when=relative_time(ends_at),
         )
         try:
-            channel = await self._dm_channel(user_id)
-            await channel.send(text, allowed_mentions=NO_PINGS)
+            await self._to_dm(prefs, lambda dm: dm.send(text, allowed_mentions=NO_PINGS))
         except discord.Forbidden:
             log.info("table %s: reminder not sent, seat %s has DMs closed", table.id, seat)
         except (discord.HTTPException, OSError) as error:
@@ -541,9 +539,30 @@ class Reconciler:
         channel = self.client.get_partial_messageable(ref.channel_id)
         return channel.get_partial_message(ref.message_id)
 
-    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-        return user
+    async def _to_dm(
+        self, prefs: PlayerPrefs, send: Callable[[discord.abc.Messageable], Awaitable[object]]
+    ) -> None:
+        """``send`` into the player's DM channel; a stored channel Discord no longer knows is
+        forgotten and the DM opened anew, once."""
+        try:
+            await send(await self._dm_channel(prefs))
+        except discord.NotFound:
+            if prefs.dm_channel_id is None:
+                raise
+            await self.store.set_dm_channel(prefs.user_id, None)
+            await send(await self._dm_channel(replace(prefs, dm_channel_id=None)))
+
+    async def _dm_channel(self, prefs: PlayerPrefs) -> discord.abc.Messageable:
+        """The stored DM channel costs no request; otherwise it is opened (one
+        ``POST /users/@me/channels``, no ``GET /users/{id}``) and stored for every later DM,
+        also after a restart."""
+        if prefs.dm_channel_id is not None:
+            return self.client.get_partial_messageable(
+                prefs.dm_channel_id, type=discord.ChannelType.private
+            )
+        channel = await self.client.create_dm(discord.Object(prefs.user_id))
+        await self.store.set_dm_channel(prefs.user_id, channel.id)
+        return channel
 
     async def _edit(
         self, ref: MessageRef, draft: Draft, pressed: discord.Interaction | None = None

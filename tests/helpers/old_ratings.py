@@ -4,7 +4,8 @@ The old rule is written out here (sides ranked by place through openskill's Plac
 ``rate_game`` did), not borrowed from the code under test, so the seeding means the same on the
 old code and the new.
 Migration 9 adds no schema, only the replay, so a database stepped back to version 8 after
-recording is a version-8 database: opening it runs migration 9 as an upgrade would.
+recording, with the schema of the later migrations undone, is a version-8 database: opening it
+runs migration 9 (and the later ones) as an upgrade would.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from bot.storage import SqliteStore, Store
 from bot.storage.base import GameRecord, RatingKey, SkillRating
 
 BEFORE_REPLAY = 8
+#: Undoes the schema of every migration after 9 (newest first), the same on both stores.
+UNDO_AFTER_REPLAY = ("ALTER TABLE player_prefs DROP COLUMN dm_channel_id",)
 
 
 OLD_MODEL = PlackettLuce()
@@ -64,6 +67,8 @@ async def record_with_old_rule(store: Store, games: Iterable[GameRecord]) -> Non
 async def step_back_before_replay(store: Store) -> None:
     """Mark the (open) store's database as schema 8, so its next opening runs migration 9."""
     async with store._write() as conn:  # type: ignore[attr-defined]
+        for statement in UNDO_AFTER_REPLAY:
+            await conn.execute(statement)
         if isinstance(store, SqliteStore):
             await conn.execute(f"PRAGMA user_version = {BEFORE_REPLAY}")
         else:

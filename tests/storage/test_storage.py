@@ -471,6 +471,25 @@ async def test_loading_a_table_reads_its_seats_and_their_players_preferences(
     assert await store.load_table(table.id + 1) is None
 
 
+async def test_the_dm_channel_and_the_preferences_are_set_apart(store: Store) -> None:
+    """The bot stores a player's DM channel while the player may be changing a preference:
+    neither write undoes the other, and a new player's row keeps the defaults."""
+    await store.set_dm_channel(300, 555)
+    assert await store.get_player_prefs(300) == PlayerPrefs(user_id=300, dm_channel_id=555)
+    await store.set_player_prefs(PlayerPrefs(user_id=300, four_colour=True))
+    assert await store.get_player_prefs(300) == PlayerPrefs(
+        300, four_colour=True, dm_channel_id=555
+    )
+    await store.set_dm_channel(300, None)
+    assert await store.get_player_prefs(300) == PlayerPrefs(user_id=300, four_colour=True)
+    await store.set_dm_channel(301, 2**62)  # Discord ids need 64 bits
+    table = await store.create_table(new_table())
+    await store.set_seats(table.id, [SeatRecord(0, 301), SeatRecord(1, 300)])
+    loaded = await store.load_table(table.id)
+    assert loaded is not None
+    assert loaded.prefs[301].dm_channel_id == 2**62
+
+
 def test_a_read_that_finds_the_file_locked_gives_way_instead_of_waiting(tmp_path: Path) -> None:
     """A move's load reads on the event loop's own connection, which must never wait for a
     lock (that would stop the loop): a locked file makes it give way (the load then goes
