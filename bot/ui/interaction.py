@@ -35,6 +35,8 @@ EPHEMERAL = discord.MessageFlags(ephemeral=True)
 #: A move's answer not sent by then (seconds after Discord created the interaction) is
 #: deferred: well within Discord's 3 seconds, with room for a slow network.
 ANSWER_WITHIN = 1.5
+#: An interaction this old (seconds) when its handler starts means the event loop is behind.
+LAGGING = 0.5
 _LOCK = "answer-lock"
 _LATE = "answer-deferral"
 #: The message an acknowledgement "update" refers to (its id), set by :func:`defer_update`.
@@ -64,10 +66,18 @@ async def _answering(interaction: discord.Interaction) -> AsyncIterator[None]:
         yield
 
 
-def defer_unless_answered(interaction: discord.Interaction) -> None:
+async def defer_unless_answered(interaction: discord.Interaction) -> None:
     """Defer privately if no answer is sent within :data:`ANSWER_WITHIN` of the interaction's
-    creation (a busy bot, a slow database); a handler then answers in one call."""
+    creation (a busy bot, a slow database); a handler then answers in one call.
+
+    An interaction that reaches its handler :data:`LAGGING` old says the event loop is behind:
+    a timer armed now would fire behind that same backlog, maybe after Discord's 3 seconds,
+    so it is acknowledged at once instead (one more interaction call, outside the bot-token
+    budget)."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if age >= LAGGING:
+        await defer_private(interaction)
+        return
     delay = min(ANSWER_WITHIN, max(0.0, ANSWER_WITHIN - age))
     late = asyncio.get_running_loop().call_later(
         delay, lambda: asyncio.ensure_future(defer_private(interaction))

@@ -30,6 +30,12 @@ GUILD_TEXT = 0
 DM = 1
 
 
+def snowflake_age(snowflake: int) -> float:
+    """Seconds since the snowflake was made (its first 42 bits are milliseconds)."""
+    made = ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+    return datetime.now(UTC).timestamp() - made
+
+
 class SnowflakeFactory:
     """Monotonic snowflake generator: unique, ordered, and parseable by discord.py. As on
     Discord, an id carries the time it was made (the bot reads an interaction's age from it)."""

@@ -48,6 +48,7 @@ from .models import (
     StoredAttachment,
     StoredMessage,
     now_iso,
+    snowflake_age,
     walk_components,
 )
 
@@ -319,6 +320,10 @@ class DiscordEmulator:
         #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
         #: call; a number of seconds answers 429 with that ``Retry-After`` (None lets it through).
         self.rate_limit: Callable[[str, str], float | None] | None = None
+        #: Discord forgets an interaction not acknowledged within 3 seconds of its creation
+        #: (its callback then gets 404 / 10062). Off unless a test sets it: a loaded machine
+        #: must not fail tests that are about something else.
+        self.ack_deadline: float | None = None
         #: Called with the bot once it is READY; what it returns is awaited before every
         #: injected interaction and when the bot stops (the fixtures' invariant check).
         self.watcher: Callable[[DiscordEmulator, discord.Client], Any] | None = None
@@ -1204,6 +1209,8 @@ class DiscordEmulator:
             raise EmulatorHTTPError(404, 10062, "Unknown interaction")
         if record.response_type is not None:
             raise EmulatorHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if self.ack_deadline is not None and snowflake_age(record.id) > self.ack_deadline:
+            raise EmulatorHTTPError(404, 10062, "Unknown interaction")
         body, files = await self._read_body(request)
         kind = int(body["type"])
         data: dict[str, Any] = body.get("data") or {}
