@@ -272,6 +272,21 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     # The same note as SQLite's migration 9, word for word.
     Migration(9, SQLITE_MIGRATIONS[8].description, (), _replay_ratings),
+    Migration(
+        10,
+        SQLITE_MIGRATIONS[9].description,
+        (
+            """
+            CREATE TABLE table_defaults (
+                guild_id    BIGINT NOT NULL,
+                channel_id  BIGINT NOT NULL DEFAULT 0,
+                key         TEXT   NOT NULL,
+                value       TEXT   NOT NULL,
+                PRIMARY KEY (guild_id, channel_id, key)
+            )
+            """,
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
