@@ -211,7 +211,9 @@ def values_view(defaults: Defaults, code: str, key: str, locale: str) -> discord
     current: Mapping[str, str] = defaults.server if code == SERVER_CODE else defaults.channel
     chosen = current.get(key)
     unset = t(f"defaults.unset_choice.{code}", locale)
-    options = [discord.SelectOption(label=cut(unset, LABEL_LIMIT), value=UNSET, default=chosen is None)]
+    options = [
+        discord.SelectOption(label=cut(unset, LABEL_LIMIT), value=UNSET, default=chosen is None)
+    ]
     options += [
         discord.SelectOption(
             label=cut(value_label(key, value, locale), LABEL_LIMIT),
@@ -229,5 +231,7 @@ def values_view(defaults: Defaults, code: str, key: str, locale: str) -> discord
             t("defaults.select.value", locale),
             arg=f"{code}_{key}",
         ),
-        TableButton(0, 0, Action.DEFAULTS_SCOPE, t("defaults.button.back", locale), arg=code, row=1),
+        TableButton(
+            0, 0, Action.DEFAULTS_SCOPE, t("defaults.button.back", locale), arg=code, row=1
+        ),
     )

@@ -19,9 +19,7 @@ from bot.text import t
 from rummy_engine import OPTION_SPECS
 from tests.discord.conftest import World, make_bot
 
-REFUSED = (
-    "Only members with the Manage Server permission can set the defaults of new tables."
-)
+REFUSED = "Only members with the Manage Server permission can set the defaults of new tables."
 
 
 @pytest.fixture
@@ -43,15 +41,11 @@ def mods_role(world: World) -> Any:
 
 def select_options(message: Any, index: int = 0) -> list[dict[str, Any]]:
     """The options of the ``index``-th select of a panel (raw component dicts)."""
-    selects = [
-        c for row in message.components for c in row["components"] if c["type"] == 3
-    ]
+    selects = [c for row in message.components for c in row["components"] if c["type"] == 3]
     return list(selects[index]["options"])
 
 
-async def set_default(
-    admin: Any, panel: Any, key: str, value: str
-) -> None:
+async def set_default(admin: Any, panel: Any, key: str, value: str) -> None:
     """In an open panel: pick ``key``, then ``value``; the panel is edited in place."""
     picked = await admin.select(panel, values=[key])
     assert picked.acknowledged and not picked.followups, picked
@@ -60,9 +54,7 @@ async def set_default(
 
 
 def lobby_message(world: World, channel: Any) -> discord.Message:
-    return next(
-        m for m in reversed(channel.history()) if not m.flags.ephemeral and m.components
-    )
+    return next(m for m in reversed(channel.history()) if not m.flags.ephemeral and m.components)
 
 
 async def test_only_manage_server_opens_the_panel_and_presses(world: World) -> None:
