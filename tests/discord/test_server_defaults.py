@@ -18,6 +18,7 @@ from bot.services.defaults import DEFAULT_SPECS
 from bot.text import t
 from rummy_engine import OPTION_SPECS
 from tests.discord.conftest import World, make_bot
+from tests.discord.test_french import speak
 
 REFUSED = "Only members with the Manage Server permission can set the defaults of new tables."
 
@@ -206,3 +207,28 @@ async def test_without_a_default_variant_new_asks_for_one_and_unset_clears(world
     assert "The server's defaults are cleared." in panel.response.content
     assert "Nothing is set here yet." in panel.response.content
     assert (await world.bot.store.get_table_defaults(world.guild.id, 1))[0] == {}
+
+
+async def test_the_panel_and_its_refusal_speak_french(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = world.players[0]
+    admin = admin_of(world)
+    users = {alice.user.id: "fr", admin.user.id: "fr"}
+    speak(monkeypatch, world.env, users, {world.guild.id: "fr"})
+    refused = await alice.slash(world.channel, "rummy server")
+    assert refused.response.content == (
+        "Seuls les membres ayant la permission Gérer le serveur peuvent choisir les réglages par "
+        "défaut des nouvelles tables."
+    )
+    panel = await admin.slash(world.channel, "rummy server")
+    await admin.click(panel.response, label="Ce salon")
+    await set_default(admin, panel.response, "thread", "yes")
+    content = panel.response.content
+    assert content.startswith("✅ Un fil par partie vaut désormais oui pour les nouvelles tables")
+    assert f"**Réglages par défaut des nouvelles tables dans <#{world.channel.id}>**" in content
+    assert "Réglé ici : Un fil par partie : oui" in content
+    labels = {o["value"]: o for o in select_options(panel.response)}
+    assert labels["thread"]["label"] == "Un fil par partie"
+    assert labels["thread"]["description"] == "oui (ce salon)"
+    assert labels["variant"]["description"] == "non réglé"
