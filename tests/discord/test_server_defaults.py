@@ -19,6 +19,7 @@ from bot.text import t
 from rummy_engine import OPTION_SPECS
 from tests.discord.conftest import World, make_bot
 from tests.discord.test_french import speak
+from tests.discord.test_truth import crash_at
 
 REFUSED = "Only members with the Manage Server permission can set the defaults of new tables."
 
@@ -92,11 +93,14 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     admin = admin_of(world)
     other = world.guild.create_text_channel("rummy-71")
 
+    calls = crash_at(world.bot, None)  # bot-token REST calls, counted (none made to fail)
     panel = await admin.slash(world.channel, "rummy server")
     await set_default(admin, panel.response, "variant", "r51")
     await set_default(admin, panel.response, "ace_mode", "wrap")
     await set_default(admin, panel.response, "turn_timer", "5")
     await set_default(admin, panel.response, "thread", "yes")
+    assert calls == [], "the panel is answered and edited through its interactions only"
+    assert [m for m in world.channel.history() if not m.flags.ephemeral] == []
     content = panel.response.content
     assert "Thread per game is now yes for new tables on this server." in content
     assert "Set here: Variant: Rummy 51, Turn timer (minutes): 5" in content
