@@ -41,6 +41,7 @@ DEFAULTS_EN: dict[str, str] = {
     "defaults.origin.channel": "{value} (this channel)",
     "defaults.unset_choice.s": "Not set (the bot's usual)",
     "defaults.unset_choice.c": "Not set (follow the server)",
+    "defaults.unset_choice.c_value": "Not set (follow the server: {value})",
     "defaults.lobby.server": "Server defaults: {items}",
     "defaults.lobby.channel": "This channel's defaults: {items}",
 }

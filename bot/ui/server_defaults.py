@@ -211,6 +211,9 @@ def values_view(defaults: Defaults, code: str, key: str, locale: str) -> discord
     current: Mapping[str, str] = defaults.server if code == SERVER_CODE else defaults.channel
     chosen = current.get(key)
     unset = t(f"defaults.unset_choice.{code}", locale)
+    if code == CHANNEL_CODE and key in defaults.server:
+        shown = value_label(key, defaults.server[key], locale)
+        unset = t("defaults.unset_choice.c_value", locale, value=shown)
     options = [
         discord.SelectOption(label=cut(unset, LABEL_LIMIT), value=UNSET, default=chosen is None)
     ]

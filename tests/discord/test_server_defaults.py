@@ -110,6 +110,10 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     in_other = await admin.slash(other, "rummy server")
     await admin.click(in_other.response, label="This channel")
     assert f"Defaults of new tables in <#{other.id}>" in in_other.response.content
+    await admin.select(in_other.response, values=["turn_timer"])
+    unset = select_options(in_other.response)[0]
+    assert (unset["label"], unset["value"]) == ("Not set (follow the server: 5)", "unset")
+    await admin.click(in_other.response, label="Back")
     await set_default(admin, in_other.response, "variant", "r71")
     await set_default(admin, in_other.response, "turn_timer", "off")
     await set_default(admin, in_other.response, "language", "fr")
