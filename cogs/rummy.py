@@ -22,6 +22,7 @@ from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
 from bot.ui.routes import make_router
+from bot.ui.server_defaults import DefaultsHandlers
 from bot.ui.widgets import bound_items
 from rummy_engine import OPTION_SPECS, End, Source, Variant, option_spec
 from rummy_engine.ai import Strength
@@ -65,6 +66,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
     def __init__(self, ui: UiContext, lobby: LobbyHandlers, play: PlayHandlers) -> None:
         self.ui, self.lobby, self.play_ = ui, lobby, play
         self.suggest = Suggestions(ui.tables)
+        self.defaults = DefaultsHandlers(ui)
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -76,7 +78,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         self,
         interaction: discord.Interaction,
         /,
-        variant: app_commands.Choice[str],
+        variant: app_commands.Choice[str] | None = None,
         mode: app_commands.Choice[str] | None = None,
         language: app_commands.Choice[str] | None = None,
         **chosen: app_commands.Choice[str] | None,
@@ -84,11 +86,15 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         options: dict[str, object] = {key: c.value for key, c in chosen.items() if c is not None}
         await self.lobby.new_table(
             interaction,
-            Variant(variant.value),
-            mode.value if mode else "1v1",
+            variant.value if variant else None,
+            mode.value if mode else None,
             options,
             locale=language.value if language else None,
         )
+
+    @app_commands.command(name="server", description=text("defaults.command"))
+    async def server(self, interaction: discord.Interaction) -> None:
+        await self.defaults.open_panel(interaction)
 
     @app_commands.command(name="join", description=text("command.join"))
     @describe_all("join", "team")

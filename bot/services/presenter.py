@@ -16,6 +16,7 @@ from typing import Any
 
 from bot import render
 from bot.services import scenes
+from bot.services.defaults_view import inherited_lines
 from bot.services.seating import Mode
 from bot.services.tables import Table
 from bot.storage import SeatRecord
@@ -99,6 +100,7 @@ def lobby_text(table: Table, locale: str, *, kept_until: datetime | None = None)
     else:
         lines.append(t("lobby.options_default", locale))
     lines.append(timer_line(table, locale))
+    lines += inherited_lines(table, locale)
     by_seat = {s.seat: s for s in table.seats}
     if table.mode is Mode.TWO_V_TWO:
         for team, seats in ((0, (0, 2)), (1, (1, 3))):

@@ -24,6 +24,7 @@ import orjson
 
 from bot.services import seating
 from bot.services.autoturn import timeout_action
+from bot.services.defaults import decode_inherited, encode_inherited, inherited_key
 from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.services.seating import Mode
@@ -82,6 +83,9 @@ class Table:
     prefs: Mapping[int, PlayerPrefs] = field(default_factory=dict)
     #: A Play again lobby's invited players (of the last game), read with a lobby only.
     invited: tuple[int, ...] = ()
+    #: What a lobby took from the server's or channel's defaults (origin -> {key: value}),
+    #: read with a lobby only (bot/services/defaults.py).
+    inherited: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     _views: dict[int | None, PlayerView] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -249,7 +253,15 @@ class TableService:
             raise Refusal("table.not_found", table=table_id)
         self._remember(found.record)
         invited = await self._invited(found.record)
-        return Table(found.record, found.seats, self._game(found.record), found.prefs, invited)
+        inherited = await self._inherited(found.record)
+        game = self._game(found.record)
+        return Table(found.record, found.seats, game, found.prefs, invited, inherited)
+
+    async def _inherited(self, record: TableRecord) -> dict[str, dict[str, str]]:
+        """What a lobby inherited from the defaults (one read, for lobbies only)."""
+        if record.status != "lobby":
+            return {}
+        return decode_inherited(await self.store.get_meta(inherited_key(record.id)))
 
     async def _invited(self, record: TableRecord) -> tuple[int, ...]:
         """A lobby's invited players (one read, for lobbies only: a move never pays it)."""
@@ -332,11 +344,13 @@ class TableService:
         *,
         host_name: str | None = None,
         locale: str | None = None,
+        inherited: Mapping[str, Mapping[str, str]] | None = None,
     ) -> Table:
         """Open a lobby in a channel, with the host seated (they may stand up later).
 
         ``locale`` is the language of the table's public messages; ``None`` takes the server's
-        preferred language as it is now (see :meth:`public_locale`).
+        preferred language as it is now (see :meth:`public_locale`). ``inherited``: what came
+        from the server's or channel's defaults, kept for the lobby's line.
         """
         async with self.gate:
             existing = await self.in_channel(guild_id, channel_id)
@@ -377,6 +391,8 @@ class TableService:
                 name=host_name,
             )
             await self.store.set_seats(record.id, seats)
+            if inherited:
+                await self.store.set_meta(inherited_key(record.id), encode_inherited(inherited))
             return await self.load(record.id)
 
     async def play_again(self, table_id: int, by: int, *, name: str | None = None) -> Table:

@@ -309,6 +309,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the bot's DM channel with each player, so a hand DM needs no user lookup",
         ("ALTER TABLE player_prefs ADD COLUMN dm_channel_id INTEGER",),
     ),
+    Migration(
+        11,
+        "server and channel defaults of new tables",
+        (
+            # One row per (server, channel, key): channel_id 0 holds the server's defaults, a
+            # channel's own rows override them. Keys are those of bot/services/defaults.py
+            # (variant, mode, language, turn_timer, thread, every table option), values the
+            # text of the choice ('51', '2v2', 'fr', '5', 'yes', 'wrap').
+            """
+            CREATE TABLE table_defaults (
+                guild_id    INTEGER NOT NULL,
+                channel_id  INTEGER NOT NULL DEFAULT 0,
+                key         TEXT    NOT NULL,
+                value       TEXT    NOT NULL,
+                PRIMARY KEY (guild_id, channel_id, key)
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

@@ -277,6 +277,21 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         SQLITE_MIGRATIONS[9].description,
         ("ALTER TABLE player_prefs ADD COLUMN dm_channel_id BIGINT",),
     ),
+    Migration(
+        11,
+        SQLITE_MIGRATIONS[10].description,
+        (
+            """
+            CREATE TABLE table_defaults (
+                guild_id    BIGINT NOT NULL,
+                channel_id  BIGINT NOT NULL DEFAULT 0,
+                key         TEXT   NOT NULL,
+                value       TEXT   NOT NULL,
+                PRIMARY KEY (guild_id, channel_id, key)
+            )
+            """,
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -492,6 +492,38 @@ class SqlStore(ABC):
             guild_id, key, value,
         )  # fmt: skip
 
+    async def get_table_defaults(self, guild_id: int, channel_id: int) -> dict[int, dict[str, str]]:
+        rows = await self._rows(
+            "SELECT channel_id, key, value FROM table_defaults "
+            "WHERE guild_id = ? AND channel_id IN (0, ?) ORDER BY channel_id, key",
+            guild_id, channel_id,
+        )  # fmt: skip
+        found: dict[int, dict[str, str]] = {0: {}, channel_id: {}}
+        for row in rows:
+            found[int(row[0])][str(row[1])] = str(row[2])
+        return found
+
+    async def set_table_default(
+        self, guild_id: int, channel_id: int, key: str, value: str | None
+    ) -> None:
+        if value is None:
+            await self._change(
+                "DELETE FROM table_defaults WHERE guild_id = ? AND channel_id = ? AND key = ?",
+                guild_id, channel_id, key,
+            )  # fmt: skip
+            return
+        await self._change(
+            "INSERT INTO table_defaults (guild_id, channel_id, key, value) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, channel_id, key) DO UPDATE SET value = excluded.value",
+            guild_id, channel_id, key, value,
+        )  # fmt: skip
+
+    async def clear_table_defaults(self, guild_id: int, channel_id: int) -> None:
+        await self._change(
+            "DELETE FROM table_defaults WHERE guild_id = ? AND channel_id = ?",
+            guild_id, channel_id,
+        )  # fmt: skip
+
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
         return (await self.get_players_prefs([user_id]))[user_id]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot.services.actions import Action
+from bot.services.defaults import DefaultsService
 from bot.services.refusal import Refusal
 from bot.services.tables import Played, Table
 from bot.text import option_value, t
@@ -22,7 +23,6 @@ from bot.ui.interaction import (
     reply,
 )
 from bot.ui.panels import LANGUAGE, settings_view, strength_view, value_view
-from rummy_engine import Variant
 from rummy_engine.ai import Strength
 
 
@@ -35,14 +35,15 @@ class LobbyHandlers:
     async def new_table(
         self,
         interaction: discord.Interaction,
-        variant: Variant,
-        mode: str,
+        variant: str | None,
+        mode: str | None,
         options: dict[str, object],
         *,
         locale: str | None = None,
     ) -> None:
-        """Open a table; the server's preferred language is remembered for its public messages
-        unless the host chose one (``locale``)."""
+        """Open a table; what the host left out comes from the channel's or server's defaults
+        (``/rummy server``), and the server's preferred language is remembered for its public
+        messages unless the host or a default chose one (``locale``)."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -51,15 +52,24 @@ class LobbyHandlers:
             await self.ui.tables.remember_server_locale(
                 interaction.guild_id, interaction.guild_locale.value
             )
+        chosen = await DefaultsService(self.ui.store).for_new_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            variant=variant,
+            mode=mode,
+            options=options,
+            locale=locale,
+        )
         table = await self.ui.tables.open_table(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
-            variant,
-            mode,
-            options,
+            chosen.variant,
+            chosen.mode,
+            chosen.options,
             host_name=interaction.user.display_name,
-            locale=locale,
+            locale=chosen.locale,
+            inherited=chosen.inherited,
         )
         await reply(interaction, t("lobby.opened", locale_of(interaction)))
         await self.ui.committed(table, interaction.user.id)

@@ -9,6 +9,7 @@ from bot.services.actions import ABSENT_CHOICES, Action
 from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
+from bot.ui.server_defaults import DEFAULTS_ACTIONS, DefaultsHandlers
 from bot.ui.widgets import Click, Router
 from rummy_engine.ai import Strength
 
@@ -36,6 +37,7 @@ LOBBY_PRESSES = SEATING | {
 
 def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
     """The router the table components are bound to."""
+    defaults = DefaultsHandlers(lobby.ui)
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
         try:
@@ -47,7 +49,9 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
 
     async def dispatch(interaction: discord.Interaction, click: Click) -> None:
         tid, action = click.table_id, click.action
-        if action in SEATING:
+        if action in DEFAULTS_ACTIONS:
+            await defaults.click(interaction, click)
+        elif action in SEATING:
             await lobby.seat(interaction, tid, action, lobby_only=True)
         elif action is Action.ADD_COMPUTER:
             await lobby.ask_strength(interaction, tid)

@@ -28,6 +28,8 @@ SELECT_ACTIONS = frozenset(
         Action.ARRANGE,
         Action.ADD_END,
         Action.ADD_COMPUTER_AS,
+        Action.DEFAULTS_KEY,
+        Action.DEFAULTS_VALUE,
     }
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS

@@ -41,6 +41,8 @@ RELEASED_BUTTONS = {
     "rummy:7:0:abswait:1": Action.ABSENT_WAIT,
     "rummy:7:0:absend:1": Action.ABSENT_END,
     "rummy:7:0:again": Action.PLAY_AGAIN,
+    "rummy:0:0:defscope:c": Action.DEFAULTS_SCOPE,
+    "rummy:0:0:defclear:s": Action.DEFAULTS_CLEAR,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,
@@ -51,6 +53,8 @@ RELEASED_SELECTS = {
     "rummy:7:12:arrange": Action.ARRANGE,
     "rummy:7:12:addend:1_JK": Action.ADD_END,
     "rummy:7:0:addbotas": Action.ADD_COMPUTER_AS,
+    "rummy:0:0:defkey:s": Action.DEFAULTS_KEY,
+    "rummy:0:0:defval:c_ace_mode": Action.DEFAULTS_VALUE,
 }
 
 
