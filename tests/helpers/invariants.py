@@ -27,6 +27,7 @@ from bot.storage import CLOSED_STATUSES, Store
 from bot.ui.messages import table_draft, turn_key, turn_text
 from bot.ui.reconciler import TABLE, TURN
 from bot.ui.widgets import Action, view_signature
+from tests.helpers import alt_checks
 
 #: The buttons only the public table message carries (a private hand panel has its own Draw
 #: and Take): a private message with one of these is a copy of the table.
@@ -70,6 +71,8 @@ class Shown:
     ephemeral: bool
     filenames: tuple[str, ...]
     edited: str | None = None
+    #: Each attachment's description (alt text), in the order of ``filenames``.
+    descriptions: tuple[str | None, ...] = ()
 
 
 class InvariantBroken(AssertionError):
@@ -151,6 +154,7 @@ async def table_violations(
             f"table #{table_id} ({phase}, revision {table.record.revision}): the table message "
             f"shows {shown.content!r}, the stored table is {draft.content!r}"
         )
+    found += alt_checks.table_picture(table, shown) + alt_checks.round_pictures(table, public)
     wanted = buttons(view_signature(draft.view))
     if buttons(shown.components) != wanted:
         live = sorted(a.value for a in live_actions(shown))
@@ -247,6 +251,7 @@ class Watch:
         self.tables = TableService(self.store)
         self.table_ids: set[int] = set()
         self._checked: dict[int, object] = {}
+        self._pictures: dict[int, object] = {}
         #: How many checks ran and the CPU they took (the suite's budget is measured).
         self.checks, self.cpu_seconds = 0, 0.0
 
@@ -277,9 +282,21 @@ class Watch:
             fresh += [m for m in channel if m.ephemeral and self._new(m)]
         fresh += [m for m in private if self._new(m)]
         found += private_violations(fresh)
+        found += alt_checks.hand_pictures(fresh)
+        for channel in channels.values():
+            found += [v for m in channel if self._new_pictures(m) for v in alt_checks.present(m)]
+        found += [v for m in private if self._new_pictures(m) for v in alt_checks.present(m)]
         self.checks += 1
         self.cpu_seconds += time.process_time() - started
         return found
+
+    def _new_pictures(self, message: Shown) -> bool:
+        """Whether ``message`` shows attachments not checked yet (each is checked once)."""
+        key = (message.filenames, message.descriptions)
+        if not message.filenames or self._pictures.get(message.id) == key:
+            return False
+        self._pictures[message.id] = key
+        return True
 
     def _new(self, message: Shown) -> bool:
         key = (message.edited, len(message.content))
@@ -307,6 +324,7 @@ def simcord_messages(env: Any) -> tuple[dict[int, list[Shown]], list[Shown]]:
                 m.is_ephemeral,
                 tuple(str(a.get("filename", "")) for a in m.attachments),
                 m.edited_timestamp,
+                tuple(a.get("description") for a in m.attachments),
             )
             for m in sorted(messages.values(), key=lambda m: m.id)
         ]
@@ -397,6 +415,7 @@ def emulator_messages(emu: Any) -> tuple[dict[int, list[Shown]], list[Shown]]:
                 m.ephemeral,
                 tuple(a.filename for a in m.attachments),
                 m.edited_timestamp,
+                tuple(a.description for a in m.attachments),
             )
             for m in emu.channel_messages(channel)
         ]

@@ -1,0 +1,290 @@
+"""Alt text: what each picture the bot sends shows, in sentences a screen reader reads.
+
+Why it describes the *scene* and nothing else: a scene (:mod:`bot.render.scene`) is exactly what
+its picture draws, so a description built from it cannot name a card the picture does not show
+(the public table's scene comes from a spectator's view, which holds no hand). Why one module:
+the table, the hand, the round end (and the replays and charts of other parts) say the same
+things the same way, and the table message's own Melds line (for a reader without the picture)
+is written by :func:`melds_line` from the same pieces.
+
+Cards are named once, by the engine (``Card.pretty``: ``7♥``, ``10♠``, ``JK``); a joker in a
+meld is followed by what it stands for, as the picture's label under it (``JK=7♥``). Every word
+goes through :func:`bot.text.t` (``alt.*`` keys, :mod:`bot.text.catalog_alt`).
+
+Discord takes at most 1,024 characters of description per attachment. A description too long
+degrades in steps, never cutting a word: long runs are named by their ends ("5♥ to J♥"), then
+the last melds (or hands) are told by their card count, then the last ones are counted only
+("and 3 more melds"); a description still too long is shortened at a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot import render
+from bot.render.layout import order_hand
+from bot.text import t
+from bot.text.safe import ELLIPSIS
+from rummy_engine import Card, format_cards
+from rummy_engine.melds import Meld
+
+#: Discord's limit for an attachment's description (characters).
+ALT_LIMIT = 1024
+#: The table message's Melds line at most (characters): the message has 2,000 in all.
+MELDS_LINE_LIMIT = 900
+#: A run is named by its ends from this many cards on (shorter, it is no shorter that way).
+RUN_RANGE_FROM = 4
+SEPARATOR = "; "
+
+#: One item (a meld, a player's row) told from the most detailed form to the shortest.
+Forms = Sequence[str]
+
+
+# -- the pieces -------------------------------------------------------------------------------
+
+
+def meld_cards(meld: Meld) -> str:
+    """A meld's cards in table order, each joker with what it stands for: ``7♥ JK=8♥ 9♥``."""
+    return " ".join(
+        f"{card.pretty}={face.pretty}" if card.is_joker else card.pretty
+        for card, face in zip(meld.cards, meld.stands_for, strict=True)
+    )
+
+
+def _run_range(meld: Meld, locale: str) -> str | None:
+    """A long run by its ends ("5♥ to J♥"), its jokers after it; None for a set or a short run."""
+    if not meld.is_run or len(meld.cards) < RUN_RANGE_FROM:
+        return None
+    first, last = meld.stands_for[0].pretty, meld.stands_for[-1].pretty
+    text = t("alt.run", locale, first=first, last=last, count=len(meld.cards))
+    jokers = [
+        f"{card.pretty}={face.pretty}"
+        for card, face in zip(meld.cards, meld.stands_for, strict=True)
+        if card.is_joker
+    ]
+    return f"{text} ({' '.join(jokers)})" if jokers else text
+
+
+def meld_forms(meld: render.TableMeld, locale: str) -> list[str]:
+    """How one numbered meld can be told, longest first: every card, a long run by its ends,
+    its card count."""
+    def told(cards: str) -> str:
+        if meld.owner_name:
+            return t("alt.meld", locale, number=meld.number, cards=cards, owner=meld.owner_name)
+        return t("alt.meld_anonymous", locale, number=meld.number, cards=cards)
+
+    forms = [told(meld_cards(meld.meld))]
+    short = _run_range(meld.meld, locale)
+    if short is not None:
+        forms.append(told(short))
+    forms.append(told(t("alt.cards", locale, count=len(meld.meld.cards))))
+    return forms
+
+
+def choose(
+    items: Sequence[Forms], budget: int, more: Callable[[int], str], sep: str = SEPARATOR
+) -> str:
+    """The items joined by ``sep`` within ``budget`` characters, as detailed as fits.
+
+    Each item is shortened one step at a time, the last items first, until the whole fits; if
+    the shortest forms do not fit, the last items are left out and ``more(count)`` says how
+    many. Why the last first: the first melds and rows are read first, and kept whole longest.
+    """
+    chosen = [0] * len(items)
+
+    def text(kept: int) -> str:
+        parts = [items[i][chosen[i]] for i in range(kept)]
+        if kept < len(items):
+            parts.append(more(len(items) - kept))
+        return sep.join(parts)
+
+    if len(text(len(items))) <= budget:
+        return text(len(items))
+    for level in range(1, max((len(forms) for forms in items), default=1)):
+        for i in reversed(range(len(items))):
+            if level < len(items[i]):
+                chosen[i] = level
+                if len(text(len(items))) <= budget:
+                    return text(len(items))
+    kept = len(items)
+    while kept > 0 and len(text(kept)) > budget:
+        kept -= 1
+    return text(kept)
+
+
+def shorten(text: str, limit: int = ALT_LIMIT) -> str:
+    """``text`` within ``limit`` characters, cut after a whole word (with an ellipsis)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - len(ELLIPSIS)]
+    space = head.rfind(" ")
+    return (head[:space] if space > 0 else head).rstrip(" ,;:") + ELLIPSIS
+
+
+def fit(sentences: Sequence[str], limit: int = ALT_LIMIT) -> str:
+    """Sentences as one description within Discord's limit (empty ones left out). For a
+    picture of your own: build its sentences with ``t()``, then ``fit`` them."""
+    return shorten(" ".join(s for s in sentences if s), limit)
+
+
+def melds_text(melds: Sequence[render.TableMeld], locale: str, budget: int) -> str:
+    """The numbered melds with their cards and who laid them, within ``budget`` characters."""
+    return choose(
+        [meld_forms(m, locale) for m in melds],
+        budget,
+        lambda count: t("alt.melds_more", locale, count=count),
+    )
+
+
+def melds_line(melds: Sequence[render.TableMeld], locale: str, budget: int) -> str:
+    """The table message's Melds line, for a reader without the picture ("" with no meld)."""
+    if not melds:
+        return ""
+    head = t("alt.melds_line", locale, count=len(melds), melds="")
+    return t(
+        "alt.melds_line",
+        locale,
+        count=len(melds),
+        melds=melds_text(melds, locale, min(budget, MELDS_LINE_LIMIT) - len(head)),
+    )
+
+
+def _score(side: render.SideScore, locale: str) -> str:
+    if side.limit is None:
+        return t("alt.score", locale, side=side.name, score=side.score)
+    return t("alt.score_limit", locale, side=side.name, score=side.score, limit=side.limit)
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def describe_table(scene: render.TableScene, locale: str, limit: int = ALT_LIMIT) -> str:
+    """The public table picture: round, scores, whose turn, who opened, the piles, then every
+    numbered meld with its cards and who laid it."""
+    head = [
+        t("alt.table", locale, title=scene.title, round=scene.round_no),
+        t("alt.scores", locale, scores=", ".join(_score(s, locale) for s in scene.sides)),
+    ]
+    if scene.turn_name is not None:
+        head.append(t("alt.turn", locale, name=scene.turn_name))
+    opened = [seat.name for seat in scene.seats if seat.opened]
+    if opened:
+        head.append(t("alt.opened", locale, names=", ".join(opened)))
+    if scene.discard_top is None:
+        head.append(t("alt.discard_empty", locale))
+    else:
+        head.append(
+            t("alt.discard", locale, top=scene.discard_top.pretty, count=scene.discard_count)
+        )
+    if scene.stock_empty:
+        head.append(t("alt.stock_empty", locale))
+    start = fit(head, limit)
+    if not scene.melds:
+        return fit([start, t("alt.no_melds", locale)], limit)
+    frame = t("alt.melds", locale, count=len(scene.melds), melds="")
+    budget = limit - len(start) - 1 - len(frame)
+    melds = t(
+        "alt.melds", locale, count=len(scene.melds), melds=melds_text(scene.melds, locale, budget)
+    )
+    return fit([start, melds], limit)
+
+
+# -- a hand -----------------------------------------------------------------------------------
+
+
+def _suit_runs(cards: Sequence[Card]) -> str:
+    """Cards in the picture's order, a comma where the picture leaves a gap between suits."""
+    groups: list[list[Card]] = []
+    last = -1
+    for card, _, group in order_hand(cards, None):
+        if group != last:
+            groups.append([])
+            last = group
+        groups[-1].append(card)
+    return ", ".join(format_cards(group) for group in groups)
+
+
+def _cards_forms(cards: Sequence[Card], text: str, locale: str) -> list[str]:
+    return [text, t("alt.cards", locale, count=len(cards))]
+
+
+def describe_hand(scene: render.HandScene, locale: str, limit: int = ALT_LIMIT) -> str:
+    """A player's own hand (private): its cards in the picture's order (by melds when the
+    player sorts so), and the card just drawn."""
+    parts = [t("alt.hand", locale, title=scene.title)]
+    if not scene.cards:
+        parts.append(t("alt.hand_empty", locale))
+    elif scene.groups is None:
+        parts.append(t("alt.hand_cards", locale, cards=_suit_runs(scene.cards)))
+    else:
+        parts += _grouped(scene, locale)
+    if scene.drawn is not None:
+        parts.append(t("alt.drawn", locale, card=scene.drawn.pretty))
+    return fit(parts, limit)
+
+
+def _grouped(scene: render.HandScene, locale: str) -> list[str]:
+    """A hand sorted by melds, as the picture draws it: the melds found, then the other cards."""
+    order = order_hand(scene.cards, scene.groups)
+    groups: dict[int, list[Card]] = {}
+    for card, _, group in order:
+        groups.setdefault(group, []).append(card)
+    placed = {c for members in scene.groups or () for c in members if c in scene.cards}
+    melds = [format_cards(cards) for cards in groups.values() if cards[0] in placed]
+    rest = [c for c, _, _ in order if c not in placed]
+    parts = []
+    if melds:
+        parts.append(t("alt.hand_melds", locale, melds=SEPARATOR.join(melds)))
+    if rest:
+        parts.append(t("alt.hand_rest", locale, cards=format_cards(rest)))
+    return parts
+
+
+# -- the end of a round -------------------------------------------------------------------------
+
+
+def _row_forms(scene: render.RoundEndScene, row: render.PlayerResult, locale: str) -> list[str]:
+    """One player's row: their cards (all, then a count) and what the cards make."""
+    player = t("alt.went_out", locale, name=row.name) if row.went_out else row.name
+    if row.cards:
+        held = [format_cards(row.cards), t("alt.cards", locale, count=len(row.cards))]
+    else:
+        held = [t("alt.no_cards", locale)]
+    key = {"penalty": "alt.row_pays", "void": "alt.row_void"}.get(scene.scoring)
+    if key is None:
+        key = "alt.row_collects" if row.went_out else "alt.row_worth"
+    return [t(key, locale, player=player, cards=cards, points=row.points) for cards in held]
+
+
+def describe_round_end(scene: render.RoundEndScene, locale: str, limit: int = ALT_LIMIT) -> str:
+    """The end of a round (every hand is public then): each player's cards and points, then
+    the totals with what each side gained this round."""
+    totals = []
+    for index, side in enumerate(scene.totals):
+        total = _score(side, locale)
+        if index < len(scene.round_points):
+            total += " " + t("alt.this_round", locale, points=scene.round_points[index])
+        totals.append(total)
+    tail = [t("alt.totals", locale, totals=", ".join(totals)), scene.note]
+    start = t("alt.round_end", locale, title=scene.title)
+    budget = limit - len(start) - len(fit(tail, limit)) - 3
+    rows = choose(
+        [_row_forms(scene, row, locale) for row in scene.players],
+        budget,
+        lambda count: t("alt.players_more", locale, count=count),
+    )
+    return fit([start, rows + ".", *tail], limit)
+
+
+# -- any picture --------------------------------------------------------------------------------
+
+
+def describe(
+    scene: render.TableScene | render.HandScene | render.RoundEndScene, locale: str
+) -> str:
+    """The description of any of the bot's scenes, in ``locale``, within Discord's limit."""
+    if isinstance(scene, render.TableScene):
+        return describe_table(scene, locale)
+    if isinstance(scene, render.HandScene):
+        return describe_hand(scene, locale)
+    return describe_round_end(scene, locale)
