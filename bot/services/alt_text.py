@@ -12,14 +12,15 @@ meld is followed by what it stands for, as the picture's label under it (``JK=7�
 goes through :func:`bot.text.t` (``alt.*`` keys, :mod:`bot.text.catalog_alt`).
 
 Discord takes at most 1,024 characters of description per attachment. A description too long
-degrades in steps, never cutting a word: long runs are named by their ends ("5♥ to J♥"), then
-the last melds (or hands) are told by their card count, then the last ones are counted only
-("and 3 more melds"); a description still too long is shortened at a word.
+degrades in steps, never cutting a word (:func:`choose`): a meld (or a round-end row) is told
+shorter, a long run by its ends ("5♥ to J♥, 7 cards"), then by its card count ("7 cards"), the
+one that saves the most first; if even that does not fit, the last ones are only counted ("and
+3 more melds"); a description still too long is shortened after a word.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from bot import render
 from bot.render.layout import order_hand
@@ -32,6 +33,8 @@ from rummy_engine.melds import Meld
 ALT_LIMIT = 1024
 #: The table message's Melds line at most (characters): the message has 2,000 in all.
 MELDS_LINE_LIMIT = 900
+#: A shorter form of a meld is worth telling only if it saves this many characters.
+MIN_SAVING = 4
 #: A run is named by its ends from this many cards on (shorter, it is no shorter that way).
 RUN_RANGE_FROM = 4
 SEPARATOR = "; "
@@ -65,47 +68,59 @@ def _run_range(meld: Meld, locale: str) -> str | None:
     return f"{text} ({' '.join(jokers)})" if jokers else text
 
 
-def meld_forms(meld: render.TableMeld, locale: str) -> list[str]:
+def meld_forms(meld: render.TableMeld, locale: str, *, owner: bool = True) -> list[str]:
     """How one numbered meld can be told, longest first: every card, a long run by its ends,
-    its card count."""
+    its card count; with who laid it unless ``owner`` is False (the melds told by owner)."""
+
     def told(cards: str) -> str:
-        if meld.owner_name:
+        if owner and meld.owner_name:
             return t("alt.meld", locale, number=meld.number, cards=cards, owner=meld.owner_name)
         return t("alt.meld_anonymous", locale, number=meld.number, cards=cards)
 
-    forms = [told(meld_cards(meld.meld))]
     short = _run_range(meld.meld, locale)
-    if short is not None:
-        forms.append(told(short))
-    forms.append(told(t("alt.cards", locale, count=len(meld.meld.cards))))
-    return forms
+    count = t("alt.cards", locale, count=len(meld.meld.cards))
+    return shorter_forms(told(c) for c in (meld_cards(meld.meld), short, count) if c is not None)
+
+
+def shorter_forms(forms: Iterable[str]) -> list[str]:
+    """The forms of one item, each kept only if it saves a few characters on the one before
+    (a 3-card meld told "3 cards" would lose its cards for nothing)."""
+    kept: list[str] = []
+    for form in forms:
+        if not kept or len(form) <= len(kept[-1]) - MIN_SAVING:
+            kept.append(form)
+    return kept
 
 
 def choose(
-    items: Sequence[Forms], budget: int, more: Callable[[int], str], sep: str = SEPARATOR
+    items: Sequence[Forms],
+    budget: int,
+    more: Callable[[int], str],
+    join: Callable[[Sequence[str]], str] = SEPARATOR.join,
 ) -> str:
     """The items joined by ``sep`` within ``budget`` characters, as detailed as fits.
 
-    Each item is shortened one step at a time, the last items first, until the whole fits; if
-    the shortest forms do not fit, the last items are left out and ``more(count)`` says how
-    many. Why the last first: the first melds and rows are read first, and kept whole longest.
+    Step by step, one item is told one form shorter: every item's second form comes before
+    any item's third, and within a step the item that saves the most first (the later one of
+    equal savings: the first are read first), until the whole fits; if even the shortest forms
+    do not fit, the last items are left out and ``more(count)`` says how many. ``join`` makes
+    one text of the items' chosen forms.
     """
     chosen = [0] * len(items)
 
     def text(kept: int) -> str:
-        parts = [items[i][chosen[i]] for i in range(kept)]
-        if kept < len(items):
-            parts.append(more(len(items) - kept))
-        return sep.join(parts)
+        told = join([items[i][chosen[i]] for i in range(kept)])
+        if kept == len(items):
+            return told
+        return SEPARATOR.join(part for part in (told, more(len(items) - kept)) if part)
 
-    if len(text(len(items))) <= budget:
-        return text(len(items))
     for level in range(1, max((len(forms) for forms in items), default=1)):
-        for i in reversed(range(len(items))):
-            if level < len(items[i]):
-                chosen[i] = level
-                if len(text(len(items))) <= budget:
-                    return text(len(items))
+        steps = [i for i in range(len(items)) if level < len(items[i])]
+        steps.sort(key=lambda i: (len(items[i][level - 1]) - len(items[i][level]), i), reverse=True)
+        for i in steps:
+            if len(text(len(items))) <= budget:
+                return text(len(items))
+            chosen[i] = level
     kept = len(items)
     while kept > 0 and len(text(kept)) > budget:
         kept -= 1
@@ -128,12 +143,31 @@ def fit(sentences: Sequence[str], limit: int = ALT_LIMIT) -> str:
 
 
 def melds_text(melds: Sequence[render.TableMeld], locale: str, budget: int) -> str:
-    """The numbered melds with their cards and who laid them, within ``budget`` characters."""
-    return choose(
-        [meld_forms(m, locale) for m in melds],
-        budget,
-        lambda count: t("alt.melds_more", locale, count=count),
-    )
+    """The numbered melds with their cards and who laid them, within ``budget`` characters:
+    each with its player's name while that fits, else grouped by player (a name said once,
+    not once per meld: six long names over many melds took most of the room)."""
+    def more(count: int) -> str:
+        return t("alt.melds_more", locale, count=count)
+
+    each = [meld_forms(m, locale) for m in melds]
+    if len(SEPARATOR.join(f[0] for f in each)) <= budget or not all(m.owner_name for m in melds):
+        return choose(each, budget, more)
+    first = {}
+    for meld in melds:
+        first.setdefault(meld.owner_name, meld.number)
+    ordered = sorted(melds, key=lambda m: (first[m.owner_name], m.number))
+    owners = [m.owner_name for m in ordered]
+
+    def by_owner(parts: Sequence[str]) -> str:
+        groups: dict[str, list[str]] = {}
+        for owner, part in zip(owners, parts, strict=False):
+            groups.setdefault(owner, []).append(part)
+        return SEPARATOR.join(
+            t("alt.owner_melds", locale, owner=owner, melds=", ".join(told))
+            for owner, told in groups.items()
+        )
+
+    return choose([meld_forms(m, locale, owner=False) for m in ordered], budget, more, by_owner)
 
 
 def melds_line(melds: Sequence[render.TableMeld], locale: str, budget: int) -> str:
@@ -218,7 +252,7 @@ def describe_hand(scene: render.HandScene, locale: str, limit: int = ALT_LIMIT) 
         parts.append(t("alt.hand_cards", locale, cards=_suit_runs(scene.cards)))
     else:
         parts += _grouped(scene, locale)
-    if scene.drawn is not None:
+    if scene.drawn is not None and scene.drawn in scene.cards:  # a card laid since is not drawn
         parts.append(t("alt.drawn", locale, card=scene.drawn.pretty))
     return fit(parts, limit)
 
@@ -253,7 +287,7 @@ def _row_forms(scene: render.RoundEndScene, row: render.PlayerResult, locale: st
     key = {"penalty": "alt.row_pays", "void": "alt.row_void"}.get(scene.scoring)
     if key is None:
         key = "alt.row_collects" if row.went_out else "alt.row_worth"
-    return [t(key, locale, player=player, cards=cards, points=row.points) for cards in held]
+    return shorter_forms(t(key, locale, player=player, cards=c, points=row.points) for c in held)
 
 
 def describe_round_end(scene: render.RoundEndScene, locale: str, limit: int = ALT_LIMIT) -> str:

@@ -36,7 +36,6 @@ from rummy_engine import (
 )
 from rummy_engine.solver import find_melds
 
-
 #: What the table message keeps free for the line about the last move (a lay of many melds).
 LAST_MOVE_ROOM = 400
 

@@ -25,6 +25,7 @@ ALT_EN: dict[str, str] = {
     "alt.melds[other]": "{count} melds on the table: {melds}.",
     "alt.meld": "{number}. {cards}, by {owner}",
     "alt.meld_anonymous": "{number}. {cards}",
+    "alt.owner_melds": "by {owner}: {melds}",
     "alt.run": "{first} to {last}, {count} cards",
     "alt.cards[one]": "{count} card",
     "alt.cards[other]": "{count} cards",

@@ -60,7 +60,10 @@ def table_picture(table: Table, message: Any) -> list[str]:
     if view.discard_top is not None:
         shown[view.discard_top.pretty] += 1
     visible = shown + Counter(
-        f.pretty for tm in view.table for c, f in zip(tm.meld.cards, tm.meld.stands_for) if c.is_joker
+        face.pretty
+        for tm in view.table
+        for card, face in zip(tm.meld.cards, tm.meld.stands_for, strict=True)
+        if card.is_joker
     )
     found = []
     for name, text in zip(message.filenames, message.descriptions, strict=True):
