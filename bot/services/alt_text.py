@@ -152,7 +152,7 @@ def melds_text(melds: Sequence[render.TableMeld], locale: str, budget: int) -> s
     each = [meld_forms(m, locale) for m in melds]
     if len(SEPARATOR.join(f[0] for f in each)) <= budget or not all(m.owner_name for m in melds):
         return choose(each, budget, more)
-    first = {}
+    first: dict[str, int] = {}
     for meld in melds:
         first.setdefault(meld.owner_name, meld.number)
     ordered = sorted(melds, key=lambda m: (first[m.owner_name], m.number))
