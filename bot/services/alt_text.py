@@ -37,7 +37,12 @@ MELDS_LINE_LIMIT = 900
 MIN_SAVING = 4
 #: A run is named by its ends from this many cards on (shorter, it is no shorter that way).
 RUN_RANGE_FROM = 4
-SEPARATOR = "; "
+
+
+def separator(locale: str) -> str:
+    """Between the melds or rows of a list ("; ", French " ; ")."""
+    return t("alt.separator", locale)
+
 
 #: One item (a meld, a player's row) told from the most detailed form to the shortest.
 Forms = Sequence[str]
@@ -96,7 +101,8 @@ def choose(
     items: Sequence[Forms],
     budget: int,
     more: Callable[[int], str],
-    join: Callable[[Sequence[str]], str] = SEPARATOR.join,
+    sep: str = "; ",
+    join: Callable[[Sequence[str]], str] | None = None,
 ) -> str:
     """The items joined by ``sep`` within ``budget`` characters, as detailed as fits.
 
@@ -104,15 +110,16 @@ def choose(
     any item's third, and within a step the item that saves the most first (the later one of
     equal savings: the first are read first), until the whole fits; if even the shortest forms
     do not fit, the last items are left out and ``more(count)`` says how many. ``join`` makes
-    one text of the items' chosen forms.
+    one text of the items' chosen forms (by default, joined by ``sep``).
     """
+    join = join or sep.join
     chosen = [0] * len(items)
 
     def text(kept: int) -> str:
         told = join([items[i][chosen[i]] for i in range(kept)])
         if kept == len(items):
             return told
-        return SEPARATOR.join(part for part in (told, more(len(items) - kept)) if part)
+        return sep.join(part for part in (told, more(len(items) - kept)) if part)
 
     for level in range(1, max((len(forms) for forms in items), default=1)):
         steps = [i for i in range(len(items)) if level < len(items[i])]
@@ -149,9 +156,10 @@ def melds_text(melds: Sequence[render.TableMeld], locale: str, budget: int) -> s
     def more(count: int) -> str:
         return t("alt.melds_more", locale, count=count)
 
+    sep = separator(locale)
     each = [meld_forms(m, locale) for m in melds]
-    if len(SEPARATOR.join(f[0] for f in each)) <= budget or not all(m.owner_name for m in melds):
-        return choose(each, budget, more)
+    if len(sep.join(f[0] for f in each)) <= budget or not all(m.owner_name for m in melds):
+        return choose(each, budget, more, sep)
     first: dict[str, int] = {}
     for meld in melds:
         first.setdefault(meld.owner_name, meld.number)
@@ -162,12 +170,13 @@ def melds_text(melds: Sequence[render.TableMeld], locale: str, budget: int) -> s
         groups: dict[str, list[str]] = {}
         for owner, part in zip(owners, parts, strict=False):
             groups.setdefault(owner, []).append(part)
-        return SEPARATOR.join(
+        return sep.join(
             t("alt.owner_melds", locale, owner=owner, melds=", ".join(told))
             for owner, told in groups.items()
         )
 
-    return choose([meld_forms(m, locale, owner=False) for m in ordered], budget, more, by_owner)
+    told = [meld_forms(m, locale, owner=False) for m in ordered]
+    return choose(told, budget, more, sep, by_owner)
 
 
 def melds_line(melds: Sequence[render.TableMeld], locale: str, budget: int) -> str:
@@ -268,7 +277,7 @@ def _grouped(scene: render.HandScene, locale: str) -> list[str]:
     rest = [c for c, _, _ in order if c not in placed]
     parts = []
     if melds:
-        parts.append(t("alt.hand_melds", locale, melds=SEPARATOR.join(melds)))
+        parts.append(t("alt.hand_melds", locale, melds=separator(locale).join(melds)))
     if rest:
         parts.append(t("alt.hand_rest", locale, cards=format_cards(rest)))
     return parts
@@ -306,6 +315,7 @@ def describe_round_end(scene: render.RoundEndScene, locale: str, limit: int = AL
         [_row_forms(scene, row, locale) for row in scene.players],
         budget,
         lambda count: t("alt.players_more", locale, count=count),
+        separator(locale),
     )
     return fit([start, rows + ".", *tail], limit)
 

@@ -23,6 +23,7 @@ ALT_EN: dict[str, str] = {
     "alt.no_melds": "No melds on the table yet.",
     "alt.melds[one]": "{count} meld on the table: {melds}.",
     "alt.melds[other]": "{count} melds on the table: {melds}.",
+    "alt.separator": "; ",  # between the melds or rows of a list
     "alt.meld": "{number}. {cards}, by {owner}",
     "alt.meld_anonymous": "{number}. {cards}",
     "alt.owner_melds": "by {owner}: {melds}",
