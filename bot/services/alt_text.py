@@ -20,6 +20,7 @@ one that saves the most first; if even that does not fit, the last ones are only
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 
 from bot import render
@@ -73,9 +74,12 @@ def _run_range(meld: Meld, locale: str) -> str | None:
     return f"{text} ({' '.join(jokers)})" if jokers else text
 
 
-def meld_forms(meld: render.TableMeld, locale: str, *, owner: bool = True) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def meld_forms(meld: render.TableMeld, locale: str, *, owner: bool = True) -> tuple[str, ...]:
     """How one numbered meld can be told, longest first: every card, a long run by its ends,
-    its card count; with who laid it unless ``owner`` is False (the melds told by owner)."""
+    its card count; with who laid it unless ``owner`` is False (the melds told by owner).
+    Cached: a table's melds are told again at every move (picture and Melds line), and most
+    of them have not changed."""
 
     def told(cards: str) -> str:
         if owner and meld.owner_name:
@@ -84,7 +88,9 @@ def meld_forms(meld: render.TableMeld, locale: str, *, owner: bool = True) -> li
 
     short = _run_range(meld.meld, locale)
     count = t("alt.cards", locale, count=len(meld.meld.cards))
-    return shorter_forms(told(c) for c in (meld_cards(meld.meld), short, count) if c is not None)
+    return tuple(
+        shorter_forms(told(c) for c in (meld_cards(meld.meld), short, count) if c is not None)
+    )
 
 
 def shorter_forms(forms: Iterable[str]) -> list[str]:
