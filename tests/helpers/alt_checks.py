@@ -112,6 +112,7 @@ def hand_pictures(messages: Sequence[Any]) -> list[str]:
             extra = told - hand
             if _missing(hand, told) or sum(extra.values()) > 1 or not set(extra) <= set(hand):
                 found.append(
-                    f"message {message.id}: {name} tells {text!r}, the hand is {sorted(hand.elements())}"
+                    f"private message {message.id}: {name} tells {text!r}, the hand is "
+                    f"{sorted(hand.elements())}"
                 )
     return found

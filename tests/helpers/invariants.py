@@ -251,7 +251,6 @@ class Watch:
         self.tables = TableService(self.store)
         self.table_ids: set[int] = set()
         self._checked: dict[int, object] = {}
-        self._pictures: dict[int, object] = {}
         #: How many checks ran and the CPU they took (the suite's budget is measured).
         self.checks, self.cpu_seconds = 0, 0.0
 
@@ -283,20 +282,11 @@ class Watch:
         fresh += [m for m in private if self._new(m)]
         found += private_violations(fresh)
         found += alt_checks.hand_pictures(fresh)
-        for channel in channels.values():
-            found += [v for m in channel if self._new_pictures(m) for v in alt_checks.present(m)]
-        found += [v for m in private if self._new_pictures(m) for v in alt_checks.present(m)]
+        every = [m for channel in channels.values() for m in channel] + list(private)
+        found += [v for m in every for v in alt_checks.present(m)]
         self.checks += 1
         self.cpu_seconds += time.process_time() - started
         return found
-
-    def _new_pictures(self, message: Shown) -> bool:
-        """Whether ``message`` shows attachments not checked yet (each is checked once)."""
-        key = (message.filenames, message.descriptions)
-        if not message.filenames or self._pictures.get(message.id) == key:
-            return False
-        self._pictures[message.id] = key
-        return True
 
     def _new(self, message: Shown) -> bool:
         key = (message.edited, len(message.content))
@@ -448,7 +438,8 @@ class EmulatorWatch:
             found = await self.watch.violations(
                 self.emu.guilds, channels, (), skip=self.behind
             )
-            self.private += private_violations(m for m in private if self.watch._new(m))
+            fresh = [m for m in private if self.watch._new(m)]
+            self.private += private_violations(fresh) + alt_checks.hand_pictures(fresh)
             table_found = [f for f in found if not f.startswith("private")]
             self.private += [f for f in found if f.startswith("private")]
             if self.private or (not table_found and table_ids == self.watch.table_ids):
