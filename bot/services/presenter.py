@@ -214,7 +214,8 @@ def table_text(
     turn_ends_at: datetime | None = None,
     replace_at: datetime | None = None,
 ) -> str:
-    """The text beside the table image: seats in turn order, piles, scores, whose turn."""
+    """The text beside the table image: seats in turn order, piles, the melds in words (for a
+    screen reader), scores, whose turn."""
     view = public_view(table)
     rules = view.rules
     header = t("table.header", locale, title=variant_title(table, locale), round=view.round_no)
