@@ -332,9 +332,13 @@ def describe_round_end(scene: render.RoundEndScene, locale: str, limit: int = AL
 def describe(
     scene: render.TableScene | render.HandScene | render.RoundEndScene, locale: str
 ) -> str:
-    """The description of any of the bot's scenes, in ``locale``, within Discord's limit."""
+    """The description of any of the bot's scenes, in ``locale``, within Discord's limit. A new
+    kind of picture adds its own ``describe_<kind>`` here (an unknown scene is an error, never
+    a picture sent without its description)."""
     if isinstance(scene, render.TableScene):
         return describe_table(scene, locale)
     if isinstance(scene, render.HandScene):
         return describe_hand(scene, locale)
-    return describe_round_end(scene, locale)
+    if isinstance(scene, render.RoundEndScene):
+        return describe_round_end(scene, locale)
+    raise TypeError(f"no alt text for a {type(scene).__name__}")
