@@ -259,3 +259,31 @@ def test_a_long_hand_and_a_long_round_end_are_shortened_by_counts() -> None:
     assert len(told) <= 300 and told.startswith("row 0: 10♠") and told.endswith("20 cards"), told
     assert alt_text.choose(rows, 60, lambda n: f"and {n} more").endswith("more")
     assert alt_text.shorten("word " * 300, 1024).endswith("word…")
+
+
+def test_a_huge_round_end_is_told_within_discords_limit() -> None:
+    """Six of Discord's longest names, each with a hand left: told whole within 1,024
+    characters; with less room, the last rows lose their cards for a count first, then are
+    only counted; every player is still named (in the totals) and no card is named that no
+    hand held."""
+    from bot import render
+
+    pack = [Card(rank, suit) for suit in Suit for rank in range(1, 14)]
+    rows = tuple(
+        render.PlayerResult(LONG_NAMES[i], i, tuple(pack[i * 8 : i * 8 + 8]), 40 + i)
+        for i in range(6)
+    )
+    totals = tuple(render.SideScore(LONG_NAMES[i], 100 + i, None, i) for i in range(6))
+    scene = render.RoundEndScene(
+        "Round 3 · Basic rummy 6 players · table #4", rows, totals, (0,) * 6, "gain"
+    )
+    held = Counter(c.pretty for row in rows for c in row.cards)
+    for locale, limit in (("en", 1024), ("fr", 1024), ("en", 700), ("fr", 700), ("en", 500)):
+        told = alt_text.describe_round_end(scene, locale, limit)
+        assert len(told) <= limit and "…" not in told and told.endswith("."), (len(told), told)
+        assert all(name in told for name in LONG_NAMES), told
+        assert not alt_checks.cards(told) - held, told
+        if limit == 1024:
+            assert alt_checks.cards(told) == held, told
+    assert "8 cards" in alt_text.describe_round_end(scene, "en", 700)
+    assert "more player" in alt_text.describe_round_end(scene, "en", 500)
