@@ -15,12 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from bot import render
-from bot.services import scenes
+from bot.services import alt_text, scenes
 from bot.services.defaults_view import inherited_lines
 from bot.services.seating import Mode
 from bot.services.tables import Table
 from bot.storage import SeatRecord
 from bot.text import option_value, t
+from bot.text.safe import MESSAGE_LIMIT
 from rummy_engine import (
     Card,
     Event,
@@ -35,6 +36,9 @@ from rummy_engine import (
     sort_key,
 )
 from rummy_engine.solver import find_melds
+
+#: What the table message keeps free for the line about the last move (a lay of many melds).
+LAST_MOVE_ROOM = 400
 
 
 @dataclass(frozen=True)
@@ -212,7 +216,8 @@ def table_text(
     turn_ends_at: datetime | None = None,
     replace_at: datetime | None = None,
 ) -> str:
-    """The text beside the table image: seats in turn order, piles, scores, whose turn."""
+    """The text beside the table image: seats in turn order, piles, the melds in words (for a
+    screen reader), scores, whose turn."""
     view = public_view(table)
     rules = view.rules
     header = t("table.header", locale, title=variant_title(table, locale), round=view.round_no)
@@ -239,6 +244,7 @@ def table_text(
         lines.append(
             t("table.piles", locale, stock=view.stock_size, top=top, count=view.discard_size)
         )
+    piles = len(lines)
     bar = _bar_line(table, view, names, locale)
     if bar:
         lines.append(bar)
@@ -251,7 +257,18 @@ def table_text(
     closed = closed_line(table, locale)
     if closed:
         lines.append(closed)
+    melds = _melds_line(view, names, locale, MESSAGE_LIMIT - LAST_MOVE_ROOM - len("\n".join(lines)))
+    if melds:
+        lines.insert(piles, melds)
     return "\n".join(lines)
+
+
+def _melds_line(view: PlayerView, names: Names, locale: str, budget: int) -> str:
+    """The numbered melds with their cards and who laid them, in words: a screen reader reads
+    the message, not the picture. Within what the message has left (the line about the last
+    move comes after it)."""
+    seat_names = [names.name(s) for s in range(view.rules.players)]
+    return alt_text.melds_line(scenes.table_melds(view, seat_names), locale, budget)
 
 
 def _bar_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:

@@ -70,6 +70,16 @@ def _sides(
     return tuple(render.SideScore(names[s], score, limit, s) for s, score in enumerate(scores))
 
 
+def table_melds(view: PlayerView, seat_names: Sequence[str]) -> tuple[render.TableMeld, ...]:
+    """The table's melds as the picture numbers them, each with who laid it (the table
+    message's Melds line tells the same ones)."""
+    rules = view.rules
+    return tuple(
+        render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), seat_names[tm.owner])
+        for i, tm in enumerate(view.table)
+    )
+
+
 def table_scene(
     view: PlayerView,
     title: str,
@@ -87,10 +97,7 @@ def table_scene(
         round_no=view.round_no,
         sides=_sides(rules, sides, view.scores),
         turn_name=None if turn is None else seat_names[turn],
-        melds=tuple(
-            render.TableMeld(i + 1, tm.meld, rules.side_of(tm.owner), seat_names[tm.owner])
-            for i, tm in enumerate(view.table)
-        ),
+        melds=table_melds(view, seat_names),
         discard_top=view.discard_top,
         discard_count=view.discard_size,
         stock_empty=not view.stock_size,

@@ -26,7 +26,7 @@ import orjson
 
 from bot.render.drawing import Drawer
 from bot.render.renderer import Scene
-from bot.services import presenter
+from bot.services import alt_text, presenter
 from bot.services.autoplay import LOBBY_IDLE_KIND
 from bot.services.tables import Table
 from bot.storage import PlayerPrefs
@@ -106,13 +106,15 @@ class Draft:
     filename: str
     stamp: str
     picture: str = ""
+    #: The picture's description (alt text) in the reader's language.
+    alt: str = ""
 
     async def file(self, pictures: Pictures) -> discord.File | None:
         scene = self.scene
         if scene is None:
             return None
         png = await pictures.png(self.picture, lambda: pictures.drawer.png(scene))
-        return discord.File(io.BytesIO(png), filename=self.filename)
+        return discord.File(io.BytesIO(png), filename=self.filename, description=self.alt or None)
 
     def same_picture(self, stamp: str) -> bool:
         """Whether a message stamped ``stamp`` already shows this draft's picture."""
@@ -140,12 +142,15 @@ def _draft(
     scene: Scene | None,
     filename: str,
     prefix: str = "",
+    locale: str = "",
 ) -> Draft:
-    """The stamp is the text's digest followed by the picture's key (its scene's digest)."""
+    """The stamp is the text's digest followed by the picture's key (the digest of its scene
+    and its description in ``locale``: a picture told in another language is uploaded again)."""
     content = fit(content)
-    picture = "" if scene is None else "p" + stamp_of(type(scene).__name__, scene, size=20)
+    alt = "" if scene is None else alt_text.describe(scene, locale)
+    picture = "" if scene is None else "p" + stamp_of(type(scene).__name__, scene, alt, size=20)
     stamp = prefix + stamp_of(content, view_signature(view), size=16) + picture
-    return Draft(content, view, scene, filename, stamp, picture)
+    return Draft(content, view, scene, filename, stamp, picture, alt)
 
 
 def table_draft(
@@ -180,6 +185,7 @@ def table_draft(
         table_view(table, locale),
         presenter.table_scene(table, names, locale),
         f"table-{table.id}.png",
+        locale=locale,
     )
 
 
@@ -195,7 +201,9 @@ def hand_draft(
     scene = presenter.hand_scene(
         table, seat, locale, four_colour=prefs.four_colour, groups=groups
     )
-    return _draft(content, None, scene, f"hand-{table.id}.png", prefix=hand_round(table))
+    return _draft(
+        content, None, scene, f"hand-{table.id}.png", prefix=hand_round(table), locale=locale
+    )
 
 
 def hand_inputs(
@@ -233,6 +241,7 @@ def round_draft(table: Table, result: RoundResult, locale: str) -> Draft:
         None,
         presenter.round_end_scene(table, result, names, locale),
         f"round-{table.id}-{result.round_no}.png",
+        locale=locale,
     )
 
 

@@ -123,6 +123,8 @@ class World:
     def note_public_cards(self, game: Game) -> None:
         """Cards anyone at the table has seen face up: melds, the discard pile, revealed hands."""
         self.seen_public.update(c.pretty for t in game.table for c in t.meld.cards)
+        # what a joker stands for is on the picture and in the Melds line ("JK=7♥")
+        self.seen_public.update(f.pretty for t in game.table for f in t.meld.stands_for)
         self.seen_public.update(c.pretty for c in game.discard)
         for result in game.results:
             self.seen_public.update(c.pretty for hand in result.hands for c in hand)

@@ -27,6 +27,7 @@ from bot.storage import CLOSED_STATUSES, Store
 from bot.ui.messages import table_draft, turn_key, turn_text
 from bot.ui.reconciler import TABLE, TURN
 from bot.ui.widgets import Action, view_signature
+from tests.helpers import alt_checks
 
 #: The buttons only the public table message carries (a private hand panel has its own Draw
 #: and Take): a private message with one of these is a copy of the table.
@@ -70,6 +71,8 @@ class Shown:
     ephemeral: bool
     filenames: tuple[str, ...]
     edited: str | None = None
+    #: Each attachment's description (alt text), in the order of ``filenames``.
+    descriptions: tuple[str | None, ...] = ()
 
 
 class InvariantBroken(AssertionError):
@@ -151,6 +154,7 @@ async def table_violations(
             f"table #{table_id} ({phase}, revision {table.record.revision}): the table message "
             f"shows {shown.content!r}, the stored table is {draft.content!r}"
         )
+    found += alt_checks.table_picture(table, shown) + alt_checks.round_pictures(table, public)
     wanted = buttons(view_signature(draft.view))
     if buttons(shown.components) != wanted:
         live = sorted(a.value for a in live_actions(shown))
@@ -277,6 +281,9 @@ class Watch:
             fresh += [m for m in channel if m.ephemeral and self._new(m)]
         fresh += [m for m in private if self._new(m)]
         found += private_violations(fresh)
+        found += alt_checks.hand_pictures(fresh)
+        every = [m for channel in channels.values() for m in channel] + list(private)
+        found += [v for m in every for v in alt_checks.present(m)]
         self.checks += 1
         self.cpu_seconds += time.process_time() - started
         return found
@@ -307,6 +314,7 @@ def simcord_messages(env: Any) -> tuple[dict[int, list[Shown]], list[Shown]]:
                 m.is_ephemeral,
                 tuple(str(a.get("filename", "")) for a in m.attachments),
                 m.edited_timestamp,
+                tuple(a.get("description") for a in m.attachments),
             )
             for m in sorted(messages.values(), key=lambda m: m.id)
         ]
@@ -397,6 +405,7 @@ def emulator_messages(emu: Any) -> tuple[dict[int, list[Shown]], list[Shown]]:
                 m.ephemeral,
                 tuple(a.filename for a in m.attachments),
                 m.edited_timestamp,
+                tuple(a.description for a in m.attachments),
             )
             for m in emu.channel_messages(channel)
         ]
@@ -429,7 +438,8 @@ class EmulatorWatch:
             found = await self.watch.violations(
                 self.emu.guilds, channels, (), skip=self.behind
             )
-            self.private += private_violations(m for m in private if self.watch._new(m))
+            fresh = [m for m in private if self.watch._new(m)]
+            self.private += private_violations(fresh) + alt_checks.hand_pictures(fresh)
             table_found = [f for f in found if not f.startswith("private")]
             self.private += [f for f in found if f.startswith("private")]
             if self.private or (not table_found and table_ids == self.watch.table_ids):
