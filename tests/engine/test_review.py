@@ -41,6 +41,7 @@ from rummy_engine.ai.review import (
     Review,
     ShortOpening,
     review_round,
+    round_steps,
 )
 from rummy_engine.strategy import choose_action
 
@@ -287,7 +288,12 @@ def _twin_reviews(
     for action in actions:
         twin_game.apply(action)  # the same log is legal in the twin
     assert (twin_game.hands, twin_game.stock) != (end.hands, end.stock)
-    first = review_round(Game.new(rules, "twin", dealer=0, deal=deal).genesis(), actions, reviewer, 1)
+    genesis = Game.new(rules, "twin", dealer=0, deal=deal).genesis()
+    # What the review decides from: the reviewer's views and the public actions, alike.
+    assert round_steps(genesis, actions, reviewer, 1)[0] == (
+        round_steps(twin_game.genesis(), actions, reviewer, 1)[0]
+    )
+    first = review_round(genesis, actions, reviewer, 1)
     second = review_round(twin_game.genesis(), actions, reviewer, 1)
     return first, second, twin_game.hands != end.hands
 
