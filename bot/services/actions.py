@@ -46,6 +46,7 @@ class Action(StrEnum):
     ABSENT_WAIT = "abswait"
     ABSENT_END = "absend"
     PLAY_AGAIN = "again"
+    REVIEW = "review"
 
 
 #: The host's answers about an absent player (the component's arg is the seat).

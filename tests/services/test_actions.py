@@ -41,6 +41,7 @@ RELEASED_BUTTONS = {
     "rummy:7:0:abswait:1": Action.ABSENT_WAIT,
     "rummy:7:0:absend:1": Action.ABSENT_END,
     "rummy:7:0:again": Action.PLAY_AGAIN,
+    "rummy:7:0:review:2": Action.REVIEW,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,
