@@ -61,9 +61,10 @@ def review_text(review: Review, names: Names, locale: str) -> str:
         return t("review.no_turns", locale, round=review.round_no)
     lines = [t("review.title", locale, round=review.round_no, count=review.turns)]
     lines += [finding_line(f, names, locale) for f in review.findings]
-    if not any(not isinstance(f, ShortOpening) for f in review.findings):
+    if any(not isinstance(f, ShortOpening) for f in review.findings):
+        lines.append(t("review.note", locale))
+    else:
         lines.append(t("review.clean", locale))
-    lines.append(t("review.note", locale))
     return "\n".join(lines)
 
 
