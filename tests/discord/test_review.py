@@ -46,6 +46,47 @@ async def round_alice_could_have_won(world: World) -> discord.Message:
     return summary
 
 
+async def round_of_chances(world: World) -> discord.Message:
+    """Rummy 51: alice could open on her turn 1 (bob's opening set the bar at 59) and opens on
+    her turn 2, leaves bob's joker on the table (she holds 6♣), throws A♠, which bob lays off on
+    his 10♠-K♠ at once, and on her turn 3 could go out (2♦-6♦, discard 6♣) but discards 2♦;
+    bob goes out. Returns round 1's summary."""
+    await scripted(
+        world,
+        "r51",
+        "1v1",
+        ["Jh Qh Kh Ah 9d 9c 9s 6c As 2d 3d 4d", "10s Js Qs Ks 5c JK 7c 3h 4s 8h 8s 8d"],
+        stock_top="Qd 2h 6d 5d Kc",
+        dealer=1,
+    )
+    alice, bob = world.players[:2]
+    steps = [
+        (bob, "rummy lay", {"melds": "10s Js Qs Ks | 5c JK 7c"}),
+        (bob, "rummy discard", {"card": "3h"}),
+        (alice, "rummy draw", {}),
+        (alice, "rummy discard", {"card": "Qd"}),
+        (bob, "rummy draw", {}),
+        (bob, "rummy discard", {"card": "2h"}),
+        (alice, "rummy draw", {}),
+        (alice, "rummy lay", {"melds": "Jh Qh Kh Ah | 9d 9c 9s"}),
+        (alice, "rummy discard", {"card": "As"}),
+        (bob, "rummy draw", {"source": "discard"}),
+        (bob, "rummy add", {"meld": 1, "cards": "As"}),
+        (bob, "rummy discard", {"card": "4s"}),
+        (alice, "rummy draw", {}),
+        (alice, "rummy discard", {"card": "2d"}),
+        (bob, "rummy draw", {}),
+        (bob, "rummy lay", {"melds": "8h 8s 8d"}),
+        (bob, "rummy discard", {"card": "Kc"}),
+    ]
+    for player, command, options in steps:
+        done = await player.slash(world.channel, command, **options)
+        assert done.ephemeral, (command, options, done.response.content)
+    assert (await world.table()).require_game().phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+    (summary,) = [m for m in world.public_messages() if has_button(m, REVIEW)]
+    return summary
+
+
 def save(name: str, text: str) -> None:
     if OUT.is_dir():
         (OUT / name).write_text(text + "\n", encoding="utf-8")
@@ -64,7 +105,6 @@ async def test_review_answers_only_its_player_and_refuses_a_stranger(world: Worl
     assert "2♣ 3♣ 4♣ 5♣" in text and "mistake" not in text.split("\n")[1]
     assert "5♥" not in text and "Q♠" not in text, "nothing of bob's hand before he laid it"
     assert [m.content for m in world.public_messages()] == public_before, "nothing public"
-    save("review-en.txt", text)
 
     theirs = await bob.click(summary, label=REVIEW)
     assert theirs.ephemeral and "you could have gone out" not in theirs.response.content
@@ -90,4 +130,29 @@ async def test_review_works_after_a_restart_and_in_french(
     french = (await alice.click(summary, label=REVIEW)).response.content
     assert french.startswith("**Votre manche 1 revue**")
     assert "vous auriez pu finir : poser " in french and "défausser K♦" in french
+
+
+
+async def test_a_review_tells_each_kind_of_chance_in_turn_order(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = await round_of_chances(world)
+    alice = world.players[0]
+    english = (await alice.click(summary, label=REVIEW)).response.content
+    lines = english.split("\n")
+    assert lines[0].startswith("**Your round 1, reviewed**") and "your 3 turns" in lines[0]
+    assert lines[1] == (
+        "• Your turn 1: you could have opened with 9♠ 9♣ 9♦ | J♥ Q♥ K♥ A♥ | 2♦ 3♦ 4♦ "
+        "(77 points; you needed 59). You opened on your turn 2."
+    )
+    assert lines[2] == "• Your turn 2: you could have freed the joker of meld 2 with 6♣."
+    assert lines[3].startswith("• Your turn 2: you discarded A♠, which meld 1 could already take; bob took it")
+    assert lines[4] == "• Your turn 3: you could have gone out: lay 2♦ 3♦ 4♦ 5♦ 6♦, then discard 6♣."
+    assert lines[5] == t("review.note")
+    save("review-en.txt", english)
+    speak(monkeypatch, world.env, {alice.user.id: "fr"}, {})
+    french = (await alice.click(summary, label=REVIEW)).response.content
+    assert french.split("\n")[4] == (
+        "• Votre tour 3 : vous auriez pu finir : poser 2♦ 3♦ 4♦ 5♦ 6♦, puis défausser 6♣."
+    )
     save("review-fr.txt", french)
