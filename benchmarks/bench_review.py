@@ -40,7 +40,6 @@ from rummy_engine import (
     Phase,
     Rules,
     Source,
-    StartRound,
     Variant,
     action_to_json,
 )
