@@ -74,7 +74,9 @@ def finding_line(finding: Finding, names: Names, locale: str) -> str:
         case MissedGoOut():
             return _go_out_line(finding, locale)
         case EarlyOpening():
-            key = "review.open_never" if finding.opened_turn is None else "review.open_later"
+            freed = "free_" if finding.threshold == 0 else ""
+            later = "never" if finding.opened_turn is None else "later"
+            key = f"review.open_{freed}{later}"
             return t(
                 key,
                 locale,

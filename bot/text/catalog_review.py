@@ -18,6 +18,8 @@ REVIEW_EN: dict[str, str] = {
     "review.add_to": "+{cards} on meld {meld}",
     "review.open_later": "• Your turn {turn}: you could have opened with {melds} ({value} points; you needed {threshold}). You opened on your turn {opened}.",
     "review.open_never": "• Your turn {turn}: you could have opened with {melds} ({value} points; you needed {threshold}). You did not open this round.",
+    "review.open_free_later": "• Your turn {turn}: you could have laid {melds}: your partner had opened, so any melds would do. You laid down on your turn {opened}.",
+    "review.open_free_never": "• Your turn {turn}: you could have laid {melds}: your partner had opened, so any melds would do. You did not lay down this round.",
     "review.open_short": "• Your best melds, {melds}, made {value} points (your turn {turn}); opening needed {threshold}, so you had no opening to lay.",
     "review.fed": "• Your turn {turn}: you discarded {card}, which meld {meld} could already take; {player} took it and laid it off there right after.",
     "review.joker": "• Your turn {turn}: you could have freed the joker of meld {meld} with {card}.",
