@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rummy_engine.actions import (
@@ -171,13 +171,13 @@ class _Round:
     opened_turn: int | None = None
     short: ShortOpening | None = None
     could_open: bool = False
-    swaps_told: set[tuple[Face, int]] | None = None
+    swaps_told: set[tuple[Face, int]] = field(default_factory=set)
 
 
 def review_steps(steps: Sequence[Step], end: PlayerView, seat: int, round_no: int) -> Review:
     """The review, from the seat's views and the public actions only."""
     turns = _own_turns(steps, seat)
-    state = _Round(seat, [], swaps_told=set())
+    state = _Round(seat, [])
     for number, indexes in enumerate(turns, start=1):
         last = indexes[-1]
         after = steps[last + 1].view if last + 1 < len(steps) else end
@@ -279,7 +279,6 @@ def _openings(state: _Round, number: int, turns: Sequence[Turn]) -> None:
 def _free_jokers(state: _Round, number: int, turns: Sequence[Turn]) -> None:
     """Each table joker the hand could have freed, told once a round per card and meld."""
     told = state.swaps_told
-    assert told is not None
     for turn in turns:
         if not turn.rules.has_opening or not turn.opened:
             continue
