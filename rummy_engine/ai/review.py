@@ -272,7 +272,9 @@ def _openings(state: _Round, number: int, turns: Sequence[Turn]) -> None:
                 state.opening = EarlyOpening(number, found.melds, found.value, threshold, None)
             return
         best = best_opening(turn.hand, rules, 0, taken=turn.taken, freed=turn.freed)
-        if best is not None and (state.short is None or best.value > state.short.value):
+        if best is None or best.value >= threshold:
+            continue  # an opening the rules refused here for another reason: no fact to tell
+        if state.short is None or best.value > state.short.value:
             state.short = ShortOpening(number, best.melds, best.value, threshold)
 
 
