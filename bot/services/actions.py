@@ -52,6 +52,8 @@ class Action(StrEnum):
     DEFAULTS_CLEAR = "defclear"
     DEFAULTS_KEY = "defkey"
     DEFAULTS_VALUE = "defval"
+    # the round summary's "Review my round" (answered only to the presser)
+    REVIEW = "review"
 
 
 #: The host's answers about an absent player (the component's arg is the seat).

@@ -36,6 +36,7 @@ from bot.text.catalog_cli import CLI_EN
 from bot.text.catalog_commands import COMMANDS_EN
 from bot.text.catalog_defaults import DEFAULTS_EN
 from bot.text.catalog_game import GAME_EN
+from bot.text.catalog_review import REVIEW_EN
 from bot.text.catalog_stats import STATS_EN
 from rummy_engine.messages import ENGLISH as ENGINE_EN
 
@@ -106,6 +107,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         **AGAIN_EN,
         **DEFAULTS_EN,
         **ALT_EN,
+        **REVIEW_EN,
     }
 )
 #: Kept for callers that read the English catalogue by language.

@@ -33,7 +33,8 @@ from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.text.safe import fit
 from bot.ui.panels import lobby_view, table_view
-from bot.ui.widgets import view_signature
+from bot.ui.review import review_button
+from bot.ui.widgets import component_view, view_signature
 from rummy_engine import Event, Phase, RoundResult
 
 Painter = Callable[[], Awaitable[bytes]]
@@ -236,9 +237,10 @@ def hand_round(table: Table) -> str:
 def round_draft(table: Table, result: RoundResult, locale: str) -> Draft:
     """The summary of one finished round, with everyone's remaining cards."""
     names = presenter.names_for(table)
+    buttons = [b for b in (review_button(table, result.round_no, locale),) if b is not None]
     return _draft(
         presenter.round_end_text(table, result, names, locale),
-        None,
+        component_view(*buttons) if buttons else None,
         presenter.round_end_scene(table, result, names, locale),
         f"round-{table.id}-{result.round_no}.png",
         locale=locale,

@@ -9,6 +9,7 @@ from bot.services.actions import ABSENT_CHOICES, Action
 from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
+from bot.ui.review import ReviewHandlers
 from bot.ui.server_defaults import DEFAULTS_ACTIONS, DefaultsHandlers
 from bot.ui.widgets import Click, Router
 from rummy_engine.ai import Strength
@@ -38,6 +39,7 @@ LOBBY_PRESSES = SEATING | {
 def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
     """The router the table components are bound to."""
     defaults = DefaultsHandlers(lobby.ui)
+    review = ReviewHandlers(play.ui.tables, play.ui.store)
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
         try:
@@ -74,6 +76,8 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await lobby.decide_absent(interaction, tid, int(click.arg), ABSENT_CHOICES[action])
         elif action is Action.PLAY_AGAIN:
             await lobby.play_again(interaction, tid)
+        elif action is Action.REVIEW:
+            await review.review(interaction, tid, int(click.arg or 0))
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
         else:

@@ -184,6 +184,12 @@ def command_for(action: Action) -> tuple[str, dict[str, object]]:
     raise AssertionError(f"no command for {action!r}")
 
 
+def has_button(message: discord.Message, label: str) -> bool:
+    """Whether ``message`` shows a button labelled ``label`` (round summaries carry buttons of
+    their own, so "the newest message with components" is no longer the table message)."""
+    return any(c.label == label for row in message.components for c in row.children)
+
+
 async def play_step(world: World, rng: random.Random, *, by_timer: bool = False) -> Action:
     """Let the engine's simple player choose, then type it as the player whose turn it is."""
     table = await world.table()
@@ -195,7 +201,7 @@ async def play_step(world: World, rng: random.Random, *, by_timer: bool = False)
             await world.env.advance_time(31)
         else:
             host = world.member(table.record.host_id)
-            message = next(m for m in reversed(world.public_messages()) if m.components)
+            message = next(m for m in reversed(world.public_messages()) if has_button(m, "Next round"))
             result = await host.click(message, label="Next round")
             assert result.acknowledged
     else:

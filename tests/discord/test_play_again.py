@@ -35,11 +35,13 @@ def simcord_bot(store_url: str | Path) -> RummyBot:
 
 
 def table_message(world: World, table_id: int) -> discord.Message:
-    """The message the table's ref names (the lobby, then the table, then the final table)."""
+    """The message the table's ref names (the lobby, then the table, then the final table);
+    round summaries, which keep a Review my round button, aside."""
     prefix = f"rummy:{table_id}:"
     return next(
         m
         for m in reversed(world.public_messages())
+        if not any(a.filename.startswith("round-") for a in m.attachments)
         for row in m.components
         for c in getattr(row, "children", [])
         if (getattr(c, "custom_id", None) or "").startswith(prefix)

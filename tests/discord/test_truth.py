@@ -37,11 +37,13 @@ def crash_at(bot: Any, step: int | None) -> list[str]:
 
 
 def live_buttons(world: World) -> list[discord.Message]:
-    """Public messages with at least one enabled component."""
+    """Public messages with at least one enabled component, round summaries aside (their
+    Review my round button stays for good)."""
     return [
         m
         for m in world.public_messages()
         if any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
+        and not any(a.filename.startswith("round-") for a in m.attachments)
     ]
 
 

@@ -50,6 +50,8 @@ PUBLIC_ONLY = frozenset(
         Action.ABSENT_END,
     }
 )
+#: The buttons a round summary keeps for good (each answers privately, from the move log).
+SUMMARY_ACTIONS = frozenset({Action.REVIEW})
 LOBBY_ACTIONS = PUBLIC_ONLY - {
     Action.HAND,
     Action.NEXT_ROUND,
@@ -163,10 +165,10 @@ async def table_violations(
             f"stored phase calls for {sorted({str(action_of(c[0])) for c in wanted if not c[2]})}"
         )
     for message in public:
-        if message.id != shown.id and live_actions(message, table_id):
+        if message.id != shown.id and live_actions(message, table_id) - SUMMARY_ACTIONS:
             found.append(
                 f"table #{table_id} ({phase}): message {message.id} still has live buttons "
-                f"{sorted(a.value for a in live_actions(message, table_id))}: "
+                f"{sorted(a.value for a in live_actions(message, table_id) - SUMMARY_ACTIONS)}: "
                 f"{message.content[:80]!r}"
             )
     found += _notice_violations(table, refs, locale, public, await _followed(store, table))

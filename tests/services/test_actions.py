@@ -43,6 +43,7 @@ RELEASED_BUTTONS = {
     "rummy:7:0:again": Action.PLAY_AGAIN,
     "rummy:0:0:defscope:c": Action.DEFAULTS_SCOPE,
     "rummy:0:0:defclear:s": Action.DEFAULTS_CLEAR,
+    "rummy:7:0:review:2": Action.REVIEW,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,
