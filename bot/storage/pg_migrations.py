@@ -272,6 +272,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     # The same note as SQLite's migration 9, word for word.
     Migration(9, SQLITE_MIGRATIONS[8].description, (), _replay_ratings),
+    Migration(
+        10,
+        SQLITE_MIGRATIONS[9].description,
+        ("ALTER TABLE tables ADD COLUMN thread_id BIGINT",),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
