@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from rummy_engine.strategy import choose_action
 from tests.discord.conftest import command_for, make_bot
 from tests.discord_emulator import EmuChannel, EmuUser, StoredMessage, emulated_discord
 from tests.discord_emulator.server import DiscordEmulator
+from tests.e2e.test_load_budget import bot_calls, interaction_calls, quiet
 
 NOTICE = "🔔"
 
@@ -279,3 +281,52 @@ async def test_a_later_failure_is_retried_at_its_own_earlier_time(
                 )
 
             await eventually(shown, "the failed move shown by its own retry", timeout=5)
+
+
+async def test_a_turn_in_a_thread_costs_the_bot_token_what_it_costs_in_a_channel(
+    tmp_path: Path,
+) -> None:
+    """The counts of tests/e2e/test_load_budget.py, in a game played in its thread: a draw is
+    one table edit, a discard the table and the mover's DM; the notice rides on the thread's
+    interactions. Opening the thread is paid once, at the start."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        async with emu.running(make_bot(tmp_path / "rummy.db")) as bot:
+            new = emu.slash(alice, channel, "rummy new", variant="r51", thread="yes")
+            await (await new).answer()
+            await (await emu.slash(bob, channel, "rummy join")).answer()
+            since = len(emu.requests)
+            await (await emu.slash(alice, channel, "rummy start")).answer()
+            await quiet(emu)
+            (record,) = await bot.store.list_active_tables(channel.guild_id)
+            thread = await the_thread(emu, bot, record.id)
+            opened = [r for r in emu.requests[since:] if r.path.endswith("/threads")]
+            assert len(opened) == 1, emu.requests[since:]
+            users = {s.seat: u for s in (await bot.tables.load(record.id)).seats for u in (alice, bob) if s.user_id == u.id}
+            # the first notice, posted with the bot token (the start was pressed in the parent
+            # channel, whose interaction may not post into the thread), goes with the bot token
+            # at the first turn's end: two calls a game, not a move
+            first = (await bot.tables.load(record.id)).require_game()
+            card = next(c.text for c in first.hands[first.current] if c.text != "JK")
+            assert first.phase is Phase.PLAY  # Rummy 51: the first player holds 14 cards
+            await (await emu.slash(users[first.current], thread, "rummy discard", card=card)).answer()
+            await quiet(emu)
+            for _ in range(4):
+                game = (await bot.tables.load(record.id)).require_game()
+                mover = users[game.current]
+                since = len(emu.requests)
+                if game.phase is Phase.DRAW:
+                    handle = await emu.slash(mover, thread, "rummy draw", source="stock")
+                    await handle.answer()
+                    await quiet(emu)
+                    assert bot_calls(emu, since) == ["PATCH channels/messages"], emu.requests[since:]
+                    assert interaction_calls(emu, since) == ["POST callback"]
+                    continue
+                card = next(c.text for c in game.hands[game.current] if c.text != "JK")
+                await (await emu.slash(mover, thread, "rummy discard", card=card)).answer()
+                await quiet(emu)
+                calls = Counter(bot_calls(emu, since))
+                assert calls == {"PATCH channels/messages": 2}, emu.requests[since:]
+                tokens = interaction_calls(emu, since)
+                assert tokens[0] == "POST callback" and tokens[-1] == "POST followup", tokens
+        assert len(bot_messages(emu, channel)) == 1, "the lobby line only, while the game runs"
