@@ -55,7 +55,7 @@ STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
 # minutes read the same in every language; "off" is named by the catalogue
 TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
-THREADS = _choices("threads", *THREAD_CHOICES)
+THREADS = _choices("option.thread", *THREAD_CHOICES)
 #: The table options ``/rummy new`` offers: the engine's common ones, the turn timer, and
 #: whether the game gets a thread of its own.
 NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY, THREAD_KEY)

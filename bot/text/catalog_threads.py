@@ -1,18 +1,19 @@
 """English sentences of a thread per game (``/rummy new thread:yes``).
 
 Kept in their own module (like :mod:`bot.text.catalog_again`) so the feature is reviewed and
-translated on its own; keys start with ``threads.``, except the two the shared mechanisms name
-(``command.new.thread``, the option's description, and ``closed.channel_gone``, the reason a
-table closed by itself).
+translated on its own; keys start with ``threads.``, except those the shared mechanisms name:
+``command.new.thread`` (the option's description), ``option.thread`` and its values (the
+lobby's Settings and ``/rummy new`` read ``option.<key>``) and ``closed.channel_gone`` (the
+reason a table closed by itself).
 """
 
 from __future__ import annotations
 
 THREADS_EN: dict[str, str] = {
     "command.new.thread": "Play it in a thread of its own",
-    "threads.yes": "Yes",
-    "threads.no": "No",
-    "threads.option": "Thread per game",
+    "option.thread": "Thread per game",
+    "option.thread.yes": "Yes",
+    "option.thread.no": "No",
     "threads.name": "{title} · {players}",
     "threads.lobby_line": "**{title}** is played in its own thread: <#{thread}>",
     "threads.result_over": "**{title}** is over: {winners} won. The game: {link}",

@@ -66,6 +66,7 @@ from bot.ui.threads import (
     RESULT,
     archived,
     lobby_line,
+    no_thread_here,
     refused,
     refused_line,
     result_line,
@@ -381,6 +382,8 @@ class Reconciler:
             if refused(error):
                 log.info("table %s: may not open a thread (%s); played in the channel", table.id, error)
                 await self._post(table, "thread_refused", refused_line(locale), self._channel(table))
+                return await self.tables.set_thread(table, 0)
+            if no_thread_here(error):
                 return await self.tables.set_thread(table, 0)
             if error.code != ALREADY_THREADED:
                 raise

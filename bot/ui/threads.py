@@ -30,6 +30,8 @@ THREAD_ARCHIVED = 50083
 UNKNOWN_CHANNEL = 10003
 ALREADY_THREADED = 160004
 REFUSED = (50001, 50013)
+#: A thread cannot be opened here: the table is in a thread already (or a forum's post).
+WRONG_CHANNEL_TYPE = 50024
 #: Discord's longest channel name; a day of inactivity before Discord archives the thread.
 NAME_LIMIT = 100
 ARCHIVE_MINUTES: Final = 1440
@@ -45,6 +47,11 @@ def unknown_channel(error: discord.HTTPException) -> bool:
 
 def refused(error: discord.HTTPException) -> bool:
     return isinstance(error, discord.Forbidden) and error.code in REFUSED
+
+
+def no_thread_here(error: discord.HTTPException) -> bool:
+    """The lobby is in a thread already: the game is played there."""
+    return error.code == WRONG_CHANNEL_TYPE
 
 
 def thread_name(table: Table, locale: str) -> str:

@@ -491,6 +491,16 @@ class DiscordEmulator:
         self.messages[channel.id] = []
         return channel
 
+    def add_thread(self, parent: EmuChannel, name: str) -> EmuChannel:
+        """A public thread a person opened in ``parent`` (the bot may play a table in it)."""
+        thread = EmuChannel(
+            self.snowflake(), PUBLIC_THREAD, name=name, guild_id=parent.guild_id,
+            parent_id=parent.id,
+        )  # fmt: skip
+        self.channels[thread.id] = thread
+        self.messages[thread.id] = []
+        return thread
+
     def threads(self, channel: EmuChannel | None = None) -> list[EmuChannel]:
         """The threads opened (in ``channel``, if given), oldest first."""
         return [

@@ -330,3 +330,45 @@ async def test_a_turn_in_a_thread_costs_the_bot_token_what_it_costs_in_a_channel
                 tokens = interaction_calls(emu, since)
                 assert tokens[0] == "POST callback" and tokens[-1] == "POST followup", tokens
         assert len(bot_messages(emu, channel)) == 1, "the lobby line only, while the game runs"
+
+
+async def test_a_table_in_a_thread_a_person_opened_is_unarchived_then_closed_when_deleted(
+    tmp_path: Path,
+) -> None:
+    """The same handling for a table that was opened inside a thread (not one of the bot's)."""
+    async with emulated_discord() as emu:
+        alice, _bob, channel = emu.two_players()
+        thread = emu.add_thread(channel, "our rummy night")
+        async with emu.running(make_bot(tmp_path / "rummy.db", computer_delay=1)) as bot:
+            table = await open_against_computer(emu, bot, alice, thread, thread="yes")
+            seat = table.seat_of(alice.id)
+            assert seat is not None
+            for step in ("archive", "delete"):
+                now = await eventually(lambda: alice_to_play(bot, table.id, seat), "alice's turn")
+                while now.require_game().current == seat:
+                    await play_one(emu, alice, thread, now)
+                    now = await bot.tables.load(table.id)
+                await emu.wait_until(
+                    lambda: "Computer" in table_message(emu, thread).content.split("▶")[1][:40],
+                    what="the computer's turn shown",
+                )
+                if step == "archive":
+                    emu.archive_thread(thread)
+                    continue
+                emu.delete_channel(thread)
+
+            async def closed() -> Table | None:
+                found: Table = await bot.tables.load(table.id)
+                return found if found.record.status == "cancelled" else None
+
+            gone = await eventually(closed, "the table closed", timeout=15)
+            assert gone.record.closed_reason == "channel_gone"
+            calls = len(emu.requests_into(thread))
+            await asyncio.sleep(1.5)
+            assert len(emu.requests_into(thread)) == calls
+        # thread:yes asked inside a thread: Discord refuses a thread there (50024), so the
+        # game is played in the thread it was opened in
+        assert gone.record.thread_id == 0 and gone.record.channel_id == thread.id
+        assert not emu.threads(thread) and bot_messages(emu, channel) == []
+        unarchived = [r for r in emu.requests_into(thread) if r.method == "PATCH" and r.path == f"/channels/{thread.id}"]
+        assert len(unarchived) == 1
