@@ -21,7 +21,6 @@ from bot.app import RummyBot
 from rummy_engine import Game, Phase
 from tests.discord.conftest import World, make_bot, play_step
 
-
 COMPUTER_DELAY = 10
 
 
