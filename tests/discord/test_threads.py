@@ -153,3 +153,54 @@ async def test_a_deleted_thread_closes_the_table_and_nothing_more_goes_into_it(
     _lobby, result = bot_posts(world, parent)
     assert "its thread was deleted" in result.content
     assert not world.env.errors
+
+
+async def test_the_lobbys_settings_choose_a_thread_and_keep_it_when_another_option_changes(
+    world: World,
+) -> None:
+    alice, bob = world.players[:2]
+    await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
+    table = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
+    assert table is not None and not table.wants_thread
+    world.table_id = table.id
+    (lobby,) = [m for m in bot_posts(world, world.channel) if m.components]
+    settings = await alice.click(lobby, label="Settings")
+    menu = f"rummy:{table.id}:0:setopt"
+    await alice.select(settings.response, ["thread"], custom_id=menu)
+    chosen = await alice.select(
+        settings.response, ["yes"], custom_id=f"rummy:{table.id}:0:setval:thread"
+    )
+    assert chosen.acknowledged and "Thread per game is now Yes." in settings.response.content
+    settings = await alice.click(lobby, label="Settings")
+    await alice.select(settings.response, ["turn_timer"], custom_id=menu)
+    await alice.select(
+        settings.response, ["10"], custom_id=f"rummy:{table.id}:0:setval:turn_timer"
+    )
+    kept = await world.table()
+    assert kept.wants_thread and kept.turn_timer == 10
+    await bob.slash(world.channel, "rummy join")
+    await alice.slash(world.channel, "rummy start")
+    (thread,) = world.channel.threads
+    assert (await world.table()).record.thread_id == thread.id
+    (line,) = bot_posts(world, world.channel)
+    assert line.content.endswith(f"<#{thread.id}>") and not line.components
+
+
+async def test_a_channel_that_refuses_threads_says_so_once_and_the_game_stays_there(
+    world: World,
+) -> None:
+    world.env.inject_error(
+        "POST", f"/channels/{world.channel.id}/messages/*/threads", status=403, code=50013,
+        message="Missing Permissions",
+    )  # fmt: skip
+    alice, bob = world.players[:2]
+    await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1", thread="yes")
+    await bob.slash(world.channel, "rummy join")
+    await alice.slash(world.channel, "rummy start")
+    table = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
+    assert table is not None and table.record.thread_id == 0 and not world.channel.threads
+    said = [m for m in bot_posts(world, world.channel) if "Create Public Threads" in m.content]
+    assert len(said) == 1
+    world.table_id = table.id
+    await play_step(world, random.Random(1))  # the game is played in the channel
+    assert len([m for m in bot_posts(world, world.channel) if "Create Public" in m.content]) == 1
