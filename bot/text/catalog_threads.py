@@ -14,6 +14,7 @@ THREADS_EN: dict[str, str] = {
     "option.thread": "Thread per game",
     "option.thread.yes": "Yes",
     "option.thread.no": "No",
+    "threads.lobby_note": "The game is played in a thread of its own, opened at the start.",
     "threads.name": "{title} · {players}",
     "threads.lobby_line": "**{title}** is played in its own thread: <#{thread}>",
     "threads.result_over": "**{title}** is over: {winners} won. The game: {link}",

@@ -171,6 +171,8 @@ async def test_the_lobbys_settings_choose_a_thread_and_keep_it_when_another_opti
         settings.response, ["yes"], custom_id=f"rummy:{table.id}:0:setval:thread"
     )
     assert chosen.acknowledged and "Thread per game is now Yes." in settings.response.content
+    (lobby,) = [m for m in bot_posts(world, world.channel) if m.components]
+    assert "The game is played in a thread of its own" in lobby.content
     settings = await alice.click(lobby, label="Settings")
     await alice.select(settings.response, ["turn_timer"], custom_id=menu)
     await alice.select(
