@@ -641,7 +641,8 @@ class TableService:
 
     async def close_gone(self, table_id: int) -> Table | None:
         """The table's channel or thread was deleted: archived as cancelled (no result, no
-        rating change), its deadlines left to find a closed table; None if already closed."""
+        rating change) and its deadlines removed (nothing is left to play or show); None if
+        already closed."""
         async with self.gate, self.lock(table_id):
             record = await self.store.get_table(table_id)
             if record is None or record.status not in OPEN_STATUSES:
@@ -649,6 +650,7 @@ class TableService:
             closed = await self.store.update_table_status(
                 table_id, "cancelled", reason=CHANNEL_GONE
             )
+            await self.store.arm_deadlines(table_id, [])
             self._remember(closed)
             try:
                 return await self.load(table_id)

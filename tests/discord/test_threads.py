@@ -142,6 +142,7 @@ async def test_a_deleted_thread_closes_the_table_and_nothing_more_goes_into_it(
     await world.env.advance_time(COMPUTER_DELAY + 1)  # the computer plays: the thread is gone
     closed = await world.table()
     assert closed.record.status == "cancelled" and closed.record.closed_reason == "channel_gone"
+    assert await world.bot.store.get_deadlines(closed.id) == [], "nothing left to fire"
     assert closed.require_game().turn != game.turn or closed.require_game().current != game.current
     into = [r for r in world.env.http_requests if r.path.startswith(f"/channels/{thread.id}")]
     await world.env.advance_time(3600)  # every retry delay of a failed publication
