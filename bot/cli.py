@@ -405,10 +405,12 @@ def _check_token(settings: Settings, report: Report) -> None:
     report.add("ok", t("doctor.token.ok", masked=masked))
     app_id = application_id_from_token(token)
     if app_id is not None:
-        from bot.app import invite_url
+        from bot.app import invite_url, required_permissions
 
         report.add("note", t("doctor.token.app_id", app_id=app_id))
         report.add("note", t("doctor.invite", url=invite_url(app_id)))
+        names = [t(f"threads.perm.{name}") for name, on in required_permissions() if on]
+        report.add("note", t("threads.doctor.permissions", permissions=", ".join(names)))
 
 
 def _check_database(path: Path, report: Report) -> None:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.services import moves
 from bot.services.actions import Action
+from bot.services.threads import THREAD_CHOICES, THREAD_KEY
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
@@ -55,9 +56,14 @@ STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
 # minutes read the same in every language; "off" is named by the catalogue
 TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
-#: The table options ``/rummy new`` offers: the engine's common ones, then the turn timer.
-NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY)
-NEW_CHOICES = {key: TIMERS if key == TIMER_KEY else _option_choices(key) for key in NEW_OPTIONS}
+THREADS = _choices("option.thread", *THREAD_CHOICES)
+#: The table options ``/rummy new`` offers: the engine's common ones, the turn timer, and
+#: whether the game gets a thread of its own.
+NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY, THREAD_KEY)
+NEW_CHOICES = {
+    key: TIMERS if key == TIMER_KEY else THREADS if key == THREAD_KEY else _option_choices(key)
+    for key in NEW_OPTIONS
+}
 
 
 class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("command.rummy")):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.services.refusal import Refusal
+from bot.services.threads import THREAD_CHOICES, THREAD_KEY
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.storage import Store
 from bot.text import SUPPORTED_LOCALES, option_value, t
@@ -29,11 +30,7 @@ SERVER = 0
 #: Where a default came from, as the lobby line and the panel name it.
 ORIGINS = ("server", "channel")
 
-VARIANT, MODE, LANGUAGE, THREAD = "variant", "mode", "language", "thread"
-#: ``thread``: whether a new table opens its own thread. Stored and resolved here; the table
-#: setting itself belongs to the thread-per-game work (issue 27 item 1), which reads
-#: :attr:`NewTableChoice.thread`.
-THREAD_CHOICES = ("yes", "no")
+VARIANT, MODE, LANGUAGE = "variant", "mode", "language"
 
 
 @dataclass(frozen=True)
@@ -67,7 +64,7 @@ DEFAULT_SPECS: tuple[DefaultSpec, ...] = (
     ),
     DefaultSpec(TIMER_KEY, TIMER_CHOICES, "timer", "option.turn_timer"),
     DefaultSpec(LANGUAGE, tuple(SUPPORTED_LOCALES), LANGUAGE, "option.language"),
-    DefaultSpec(THREAD, THREAD_CHOICES, THREAD, "defaults.key.thread"),
+    DefaultSpec(THREAD_KEY, THREAD_CHOICES, THREAD_KEY, "defaults.key.thread"),
     *(
         DefaultSpec(spec.key, spec.choices, "option", spec.label_key, spec.variants)
         for spec in OPTION_SPECS
@@ -109,15 +106,13 @@ class Defaults:
 class NewTableChoice:
     """What a new table is opened with: the host's choices completed by the defaults.
 
-    ``inherited``: origin -> {key: value} of what came from the defaults (the lobby's line);
-    ``thread``: the thread default (None when unset), for the thread-per-game setting.
+    ``inherited``: origin -> {key: value} of what came from the defaults (the lobby's line).
     """
 
     variant: Variant
     mode: str
     options: dict[str, object]
     locale: str | None
-    thread: bool | None
     inherited: dict[str, dict[str, str]]
 
 
@@ -185,8 +180,7 @@ def choose(
             return None
         if chosen_variant is not None and not spec.applies_to(chosen_variant):
             return None
-        if key != THREAD:  # not a table setting yet: stored, passed on, not shown
-            inherited[origin][key] = value
+        inherited[origin][key] = value
         return value
 
     picked = variant or take(VARIANT, None)
@@ -194,17 +188,15 @@ def choose(
         raise Refusal("defaults.no_variant")
     table_variant = Variant(picked)
     chosen_options: dict[str, object] = dict(options)
-    for key in sorted(OPTION_KEYS - set(options), key=_order):
+    for key in sorted((OPTION_KEYS | {THREAD_KEY}) - set(options), key=_order):
         value = take(key, table_variant)
         if value is not None:
             chosen_options[key] = value
-    thread = take(THREAD, table_variant)
     return NewTableChoice(
         variant=table_variant,
         mode=mode or take(MODE, table_variant) or "1v1",
         options=chosen_options,
         locale=locale or take(LANGUAGE, table_variant),
-        thread=None if thread is None else thread == "yes",
         inherited={origin: keys for origin, keys in inherited.items() if keys},
     )
 
@@ -243,7 +235,7 @@ def value_label(key: str, value: str, locale: str) -> str:
         return t(f"choice.mode.{value}", locale)
     if kind == LANGUAGE:
         return t(f"choice.language.{value}", locale)
-    if kind == THREAD:
+    if kind == THREAD_KEY:
         return t(f"defaults.thread.{value}", locale)
     return option_value(key, value, locale)
 

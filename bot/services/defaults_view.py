@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.services.defaults import LANGUAGE, MODE, VARIANT, items_text
 from bot.services.tables import Table
+from bot.services.threads import THREAD_KEY, shown_thread
 from bot.services.turn_timer import TIMER_KEY, shown_timer
 from bot.text import t
 from rummy_engine import shown_value
@@ -24,6 +25,8 @@ def table_value(table: Table, key: str) -> str | None:
         return table.record.locale
     if key == TIMER_KEY:
         return shown_timer(table.turn_timer)
+    if key == THREAD_KEY:
+        return shown_thread(table.wants_thread)
     try:
         return shown_value(table.options, key)
     except KeyError:

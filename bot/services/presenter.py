@@ -105,6 +105,8 @@ def lobby_text(table: Table, locale: str, *, kept_until: datetime | None = None)
         lines.append(t("lobby.options_default", locale))
     lines.append(timer_line(table, locale))
     lines += inherited_lines(table, locale)
+    if table.wants_thread:
+        lines.append(t("threads.lobby_note", locale))
     by_seat = {s.seat: s for s in table.seats}
     if table.mode is Mode.TWO_V_TWO:
         for team, seats in ((0, (0, 2)), (1, (1, 3))):

@@ -28,6 +28,7 @@ from bot.services.defaults import decode_inherited, encode_inherited, inherited_
 from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.services.seating import Mode
+from bot.services.threads import CHANNEL_GONE, THREAD_KEY, home_channel, wants_thread
 from bot.services.turn_timer import ABSENT_AFTER, TIMER_KEY, split_options
 from bot.storage import (
     OPEN_STATUSES,
@@ -110,6 +111,16 @@ class Table:
     def turn_timer(self) -> int:
         """The turn timer in minutes (0 = off)."""
         return split_options(json.loads(self.record.options_json))[1] or 0
+
+    @property
+    def wants_thread(self) -> bool:
+        """Whether the host asked for a thread per game (``/rummy new thread:yes``)."""
+        return wants_thread(json.loads(self.record.options_json))
+
+    @property
+    def home(self) -> int:
+        """The channel the game's messages go to: its thread once it has one."""
+        return home_channel(self.record.channel_id, self.record.thread_id)
 
     def timeouts(self, seat: int) -> int:
         """Turns in a row the seat's player let the timer run out."""
@@ -300,8 +311,9 @@ class TableService:
 
     def _remember(self, record: TableRecord) -> None:
         """Keep which open table each channel has (this service opens and closes them all), so
-        a typed move finds its table without a read."""
-        key = (record.guild_id, record.channel_id)
+        a typed move finds its table without a read. A table whose game moved to its thread
+        is that thread's (its parent channel may open the next table)."""
+        key = (record.guild_id, home_channel(record.channel_id, record.thread_id))
         if record.status in OPEN_STATUSES:
             self._open[key] = record.id
         elif self._open.get(key) == record.id:
@@ -310,7 +322,7 @@ class TableService:
     async def in_channel(self, guild_id: int, channel_id: int) -> Table | None:
         """The open (lobby or active) table of a channel, if any: one per channel."""
         for record in await self.store.list_active_tables(guild_id):
-            if record.channel_id == channel_id:
+            if home_channel(record.channel_id, record.thread_id) == channel_id:
                 return await self.load(record.id)
         return None
 
@@ -327,7 +339,7 @@ class TableService:
                 return known
             for record in await self.store.list_active_tables(guild_id):
                 self._remember(record)
-                if record.channel_id == channel_id:
+                if home_channel(record.channel_id, record.thread_id) == channel_id:
                     return record.id
         raise Refusal("table.none_here")
 
@@ -367,10 +379,12 @@ class TableService:
             table_mode = Mode.for_variant(variant, mode)
             engine_options, timer = split_options(dict(options or {}))
             chosen = Options.from_json(engine_options)
-            stored = {
+            stored: dict[str, Any] = {
                 **chosen.changed(),
                 TIMER_KEY: self.default_turn_timer if timer is None else timer,
             }
+            if THREAD_KEY in (options or {}):
+                stored[THREAD_KEY] = "yes" if wants_thread(dict(options or {})) else "no"
             record = await self.store.create_table(
                 NewTable(
                     guild_id=guild_id,
@@ -539,11 +553,15 @@ class TableService:
         """Change one table option (host only, lobby only); bad keys and values are refused."""
 
         async def change(table: Table) -> None:
+            kept = json.loads(table.record.options_json)
             merged = {**table.options.changed(), TIMER_KEY: table.turn_timer, key: value}
             engine_options, timer = split_options(merged)
             options = Options.from_json(engine_options)
             Rules(table.variant, _player_count(table), options)
-            stored = {**options.changed(), TIMER_KEY: timer}
+            stored: dict[str, Any] = {**options.changed(), TIMER_KEY: timer}
+            thread = merged.get(THREAD_KEY, kept.get(THREAD_KEY))
+            if thread is not None:
+                stored[THREAD_KEY] = "yes" if wants_thread({THREAD_KEY: thread}) else "no"
             await self.store.set_table_setting(
                 table_id, "options", json.dumps(stored, sort_keys=True)
             )
@@ -626,6 +644,35 @@ class TableService:
                 return None
             self._remember(closed)
             return await self.load(table_id)
+
+    async def set_thread(self, table: Table, thread_id: int) -> Table:
+        """Record the thread the game is played in (``0``: none may be opened here); the table
+        is then found from its thread."""
+        await self.store.set_table_thread(table.id, thread_id)
+        record = replace(table.record, thread_id=thread_id)
+        if table.record.status in OPEN_STATUSES:
+            self._open.pop((record.guild_id, table.home), None)
+        self._remember(record)
+        return replace(table, record=record)
+
+    async def close_gone(self, table_id: int) -> Table | None:
+        """The table's channel or thread was deleted: archived as cancelled (no result, no
+        rating change) and its deadlines removed (nothing is left to play or show); None if
+        already closed."""
+        async with self.gate, self.lock(table_id):
+            record = await self.store.get_table(table_id)
+            if record is None or record.status not in OPEN_STATUSES:
+                return None
+            closed = await self.store.update_table_status(
+                table_id, "cancelled", reason=CHANNEL_GONE
+            )
+            await self.store.arm_deadlines(table_id, [])
+            self._remember(closed)
+            try:
+                return await self.load(table_id)
+            except Exception:
+                log.exception("table %s: closed, but its stored state cannot be read", table_id)
+                return Table(closed, (), None)
 
     @staticmethod
     def _require_host(table: Table, user_id: int) -> None:

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.services.refusal import Refusal
+from bot.services.threads import THREAD_KEY
 
 TIMER_KEY = "turn_timer"
 #: What the host can choose: off, or minutes.
@@ -38,8 +39,9 @@ def shown_timer(minutes: int) -> str:
 
 
 def split_options(data: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
-    """(the engine's options, the timer in minutes or None if not given)."""
-    rest = {k: v for k, v in data.items() if k != TIMER_KEY}
+    """(the engine's options, the timer in minutes or None if not given); the thread choice
+    (:mod:`bot.services.threads`) is the table's too, not the engine's."""
+    rest = {k: v for k, v in data.items() if k not in (TIMER_KEY, THREAD_KEY)}
     return rest, (parse_timer(data[TIMER_KEY]) if TIMER_KEY in data else None)
 
 

@@ -183,6 +183,9 @@ class TableRecord:
     #: Why a table closed without a result (``None``: a move or the host closed it), e.g.
     #: ``lobby_idle`` or ``game_idle``; the table message words it.
     closed_reason: str | None = None
+    #: The thread the game is played in (a thread per game): ``None`` none, ``0`` the bot
+    #: may not open one here (the game stays in the channel), else the thread's id.
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +340,11 @@ class Store(Protocol):
         """Change one lobby setting, as a new revision so Discord shows it: ``"options"`` (the
         table options as JSON) or ``"locale"`` (the language of its public messages; ``None``:
         the server's)."""
+        ...
+
+    async def set_table_thread(self, table_id: int, thread_id: int) -> None:
+        """Record the thread a table's game is played in (``0``: none may be opened), durably
+        and without a new revision: it is where the messages go, not what they show."""
         ...
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:

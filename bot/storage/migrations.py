@@ -328,6 +328,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        12,
+        "the thread a table's game is played in (a thread per game)",
+        (
+            # NULL: no thread (the game is in the table's channel); 0: the bot was refused a
+            # thread and the game stays in the channel; else the thread opened from the lobby.
+            "ALTER TABLE tables ADD COLUMN thread_id INTEGER",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

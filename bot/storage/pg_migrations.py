@@ -292,6 +292,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             """,
         ),
     ),
+    Migration(
+        12,
+        SQLITE_MIGRATIONS[11].description,
+        ("ALTER TABLE tables ADD COLUMN thread_id BIGINT",),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -51,7 +51,8 @@ def check_setting(setting: str) -> TableSetting:
 
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason"
+    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason, "
+    "thread_id"
 )
 #: How many columns a table row has (where a seat's columns follow them in a join).
 TABLE_WIDTH = len(TABLE_COLUMNS.split(","))

@@ -198,6 +198,7 @@ class SqlStore(ABC):
             published=row[15],
             locale=row[16],
             closed_reason=row[17],
+            thread_id=row[18],
         )
 
     def _deadline(self, row: Row) -> Deadline:
@@ -271,6 +272,13 @@ class SqlStore(ABC):
         if not rows:
             raise TableNotFound(table_id)
         return self._table(rows[0])
+
+    async def set_table_thread(self, table_id: int, thread_id: int) -> None:
+        rows = await self._change(
+            "UPDATE tables SET thread_id = ? WHERE id = ? RETURNING id", thread_id, table_id
+        )
+        if not rows:
+            raise TableNotFound(table_id)
 
     async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
         def tx() -> Tx[None]:

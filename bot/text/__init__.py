@@ -38,6 +38,7 @@ from bot.text.catalog_defaults import DEFAULTS_EN
 from bot.text.catalog_game import GAME_EN
 from bot.text.catalog_review import REVIEW_EN
 from bot.text.catalog_stats import STATS_EN
+from bot.text.catalog_threads import THREADS_EN
 from rummy_engine.messages import ENGLISH as ENGINE_EN
 
 DEFAULT_LOCALE = "en"
@@ -108,6 +109,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         **DEFAULTS_EN,
         **ALT_EN,
         **REVIEW_EN,
+        **THREADS_EN,
     }
 )
 #: Kept for callers that read the English catalogue by language.

@@ -196,7 +196,7 @@ def hand_draft(
     """A player's private hand: the same cards as text and as a picture. The stamp starts with
     the round, so a new deal is told apart from a change within the round. ``turn=False`` (the
     DM) leaves out whose turn it is, so the DM is edited only when the hand changes."""
-    channel = f"<#{table.record.channel_id}>"
+    channel = f"<#{table.home}>"
     content = presenter.hand_text(table, seat, channel, locale, turn=turn)
     groups = presenter.meld_groups(table, seat) if prefs.hand_sort == "melds" else None
     scene = presenter.hand_scene(
@@ -219,7 +219,7 @@ def hand_inputs(
         tuple(game.hands[seat]),
         game.drawn if game.current == seat else None,
         record.id,
-        record.channel_id,
+        table.home,
         record.variant,
         record.mode,
         record.options_json,

@@ -13,6 +13,7 @@ from bot.services.actions import Action
 from bot.services.seating import Mode
 from bot.services.selection import encode, encode_melds
 from bot.services.tables import Table
+from bot.services.threads import THREAD_CHOICES, THREAD_KEY, shown_thread
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY, shown_timer
 from bot.text import SUPPORTED_LOCALES, option_value, t
 from bot.text.safe import LABEL_LIMIT, cut
@@ -321,6 +322,14 @@ def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.Vi
             description=option_value(TIMER_KEY, shown_timer(table.turn_timer), locale),
         ),
     )
+    options.insert(
+        1,
+        discord.SelectOption(
+            label=cut(t(f"option.{THREAD_KEY}", locale), LABEL_LIMIT),
+            value=THREAD_KEY,
+            description=option_value(THREAD_KEY, shown_thread(table.wants_thread), locale),
+        ),
+    )
     options.append(
         discord.SelectOption(
             label=t(f"option.{LANGUAGE}", locale),
@@ -357,6 +366,14 @@ def value_view(table: Table, key: str, locale: str, table_locale: str) -> discor
                 label=t(f"choice.language.{v}", locale), value=v, default=v == table_locale
             )
             for v in SUPPORTED_LOCALES
+        ]
+    elif key == THREAD_KEY:
+        current = shown_thread(table.wants_thread)
+        options = [
+            discord.SelectOption(
+                label=option_value(THREAD_KEY, v, locale), value=v, default=v == current
+            )
+            for v in THREAD_CHOICES
         ]
     elif key == TIMER_KEY:
         current = shown_timer(table.turn_timer)

@@ -44,6 +44,7 @@ from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
+from bot.services.threads import CHANNEL_GONE
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui.interaction import may_follow_up_publicly, updated_message
@@ -58,6 +59,20 @@ from bot.ui.messages import (
     turn_key,
 )
 from bot.ui.messages import turn_text as turn_notice_text
+from bot.ui.threads import (
+    ALREADY_THREADED,
+    ARCHIVE_MINUTES,
+    LOBBY,
+    RESULT,
+    archived,
+    lobby_line,
+    no_thread_here,
+    refused,
+    refused_line,
+    result_line,
+    thread_name,
+    unknown_channel,
+)
 from rummy_engine import Event, Phase
 
 log = logging.getLogger(__name__)
@@ -101,6 +116,10 @@ class _Pending:
     deadlines: Sequence[Deadline] | None = None
     failures: int = 0
     retry: asyncio.Task[None] | None = None
+    #: When the armed retry runs (the loop's clock): a later failure due sooner re-arms it.
+    retry_at: float = 0.0
+    #: The thread this process opened for the table's game, until its record carries it.
+    thread: int | None = None
     #: What each message shows, as stored (None: not read yet, or forgotten after a failure).
     refs: dict[str, MessageRef] | None = None
     #: The interaction of the move handed over, if in the table's channel: the notice the move
@@ -169,7 +188,7 @@ class Reconciler:
         pending = self._pending.setdefault(tid, _Pending())
         if isinstance(table, Table):
             pending.offer(table, events, actor_id, deadlines)
-            if interaction is not None and interaction.channel_id == table.record.channel_id:
+            if interaction is not None and interaction.channel_id == _home(table, pending):
                 pending.interaction = interaction
         pending.requested += 1
         ticket = pending.requested
@@ -222,9 +241,11 @@ class Reconciler:
                     table = await self.tables.load(tid)
                 fresh = pending.refs is None
                 refs = await self._refs(tid, pending)
-                await self._bring(
-                    table, refs, events, actor_id, deadlines, pending, fresh, interaction
-                )
+                step = _Step(refs, events, actor_id, deadlines, pending, fresh, interaction)
+                try:
+                    table = await self._bring(table, step)
+                except discord.HTTPException as error:
+                    table = await self._recover(table, step, error)
         except ShuttingDown:
             return False
         except (discord.HTTPException, OSError) as error:
@@ -264,15 +285,22 @@ class Reconciler:
 
     def _retry_later(self, tid: int, pending: _Pending, error: Exception) -> None:
         """Try a failed pass again a few times, further apart each time; then leave it to the
-        table's next change or the next start-up (its messages stay marked unpublished)."""
+        table's next change or the next start-up (its messages stay marked unpublished). A
+        retry already armed for later never hides this failure's sooner one: the earliest
+        due time wins."""
         if pending.failures >= len(RETRY_DELAYS):
             log.warning("table %s: publishing failed (%s); left for the next change", tid, error)
             return
         delay = RETRY_DELAYS[pending.failures]
         pending.failures += 1
         log.warning("table %s: publishing failed (%s); retrying in %.0f s", tid, error, delay)
-        if pending.retry is not None and not pending.retry.done():
-            return
+        due = asyncio.get_running_loop().time() + delay
+        armed = pending.retry
+        if armed is not None and not armed.done():
+            if pending.retry_at <= due:
+                return
+            armed.cancel()  # still asleep: _later clears it before it publishes
+        pending.retry_at = due
         pending.retry = asyncio.create_task(self._later(tid, delay), name=f"republish-{tid}")
 
     async def _later(self, tid: int, delay: float) -> None:
@@ -280,31 +308,137 @@ class Reconciler:
         self._pending[tid].retry = None  # this pass may arm the next retry itself
         await self.publish(tid)
 
-    async def _bring(
-        self,
-        table: Table,
-        refs: dict[str, MessageRef],
-        events: Sequence[Event],
-        actor_id: int | None,
-        deadlines: Sequence[Deadline] | None,
-        pending: _Pending,
-        fresh: bool,
-        interaction: discord.Interaction | None,
-    ) -> None:
+    async def _bring(self, table: Table, step: _Step) -> Table:
+        """Bring every message of ``table`` to its state; returns the table as shown (with
+        the thread its game moved to, if it did in this pass)."""
+        refs, pending, events = step.refs, step.pending, step.events
+        interaction = step.interaction
         if not events and table.game is not None and table.record.version:
             events = await self._last_events(table)
         edited: list[MessageRef] = []
         # Public messages speak the table's language (its own choice, else its server's);
         # each hand DM speaks its reader's (see _hands).
         locale = await self.tables.public_locale(table)
+        table = await self._placed(table, refs, edited, locale, pending)
+        if table.record.closed_reason == CHANNEL_GONE:
+            return await self._gone_shown(table, refs, edited, locale)
+        deadlines = step.deadlines
         await self._table_message(table, refs, edited, events, locale, deadlines, interaction)
         await self._round_summaries(table, refs, locale)
-        notice = _Notice(actor_id, pending, fresh, interaction)
+        notice = _Notice(step.actor_id, pending, step.fresh, interaction)
         await self._turn_notice(table, refs, edited, locale, notice)
         await self._hands(table, refs, edited, locale, pending.hands)
+        await self._result_line(table, refs, locale)
         await self.store.mark_published(table.id, table.record.revision, edited)
         refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
+        return table
+
+    # -- a thread per game ----------------------------------------------------------------------
+
+    async def _placed(
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        edited: list[MessageRef],
+        locale: str,
+        pending: _Pending,
+    ) -> Table:
+        """Where the game is shown. A table that asked for a thread gets one at the start,
+        opened from its lobby message, which then becomes a line linking to it."""
+        table = _threaded(table, pending.thread)
+        lobby = refs.get(TABLE)
+        if table.record.thread_id is None:
+            if not table.wants_thread or table.record.status != "active" or lobby is None:
+                return table
+            table = await self._open_thread(table, lobby, locale, pending)
+        thread = table.record.thread_id
+        if not thread:
+            return table
+        if lobby is not None and lobby.channel_id != thread:
+            # the lobby message stays in the parent channel as a line; the table moves
+            if LOBBY not in refs:
+                await self._record(replace(lobby, kind=LOBBY))
+            await self._forget(table.id, TABLE)
+        line, ref = lobby_line(table, locale), refs.get(LOBBY)
+        if ref is not None and ref.stamp != line.stamp and await self._edit(ref, line):
+            edited.append(replace(ref, stamp=line.stamp, revision=table.record.revision))
+        return table
+
+    async def _open_thread(
+        self, table: Table, lobby: MessageRef, locale: str, pending: _Pending
+    ) -> Table:
+        """Open the game's public thread from its lobby message; where the bot may not, say
+        so once and play in the channel (recorded, so it is not asked again)."""
+        try:
+            data = await self.client.http.start_thread_with_message(
+                lobby.channel_id,
+                lobby.message_id,
+                name=thread_name(table, locale),
+                auto_archive_duration=ARCHIVE_MINUTES,
+            )
+            thread = int(data["id"])
+        except discord.HTTPException as error:
+            if refused(error):
+                log.info("table %s: may not open a thread (%s); played in the channel", table.id, error)
+                await self._post(table, "thread_refused", refused_line(locale), self._channel(table))
+                return await self.tables.set_thread(table, 0)
+            if no_thread_here(error):
+                return await self.tables.set_thread(table, 0)
+            if error.code != ALREADY_THREADED:
+                raise
+            thread = lobby.message_id  # opened before a crash: a message's thread has its id
+        pending.thread = thread
+        return await self.tables.set_thread(table, thread)
+
+    async def _result_line(self, table: Table, refs: dict[str, MessageRef], locale: str) -> None:
+        """The one line the parent channel gets at a threaded game's end, with a link."""
+        if not table.record.thread_id or table.record.status not in CLOSED_STATUSES:
+            return
+        if RESULT not in refs:
+            parent = self.client.get_partial_messageable(table.record.channel_id)
+            await self._post(table, RESULT, result_line(table, locale), parent)
+
+    async def _gone_shown(
+        self, table: Table, refs: dict[str, MessageRef], edited: list[MessageRef], locale: str
+    ) -> Table:
+        """A table whose channel or thread was deleted: nothing more is sent there (its thread's
+        parent gets the result line), and its messages count as shown, so no pass, retry or
+        start-up tries again."""
+        if table.record.thread_id:
+            with contextlib.suppress(discord.NotFound):
+                await self._result_line(table, refs, locale)
+        await self.store.mark_published(table.id, table.record.revision, edited)
+        return table
+
+    async def _recover(self, table: Table, step: _Step, error: discord.HTTPException) -> Table:
+        """A thread archived by Discord is unarchived and the pass tried once more; a channel
+        or thread that is gone closes the table. Any other failure is retried later."""
+        table = _threaded(table, step.pending.thread)
+        if archived(error):
+            try:
+                await self.client.http.edit_channel(table.home, archived=False)
+            except discord.NotFound as gone:
+                error = gone
+            else:
+                log.info("table %s: its thread was archived; unarchived", table.id)
+                return await self._bring(table, step)
+        if unknown_channel(error) and await self._deleted(table.home):
+            log.warning("table %s: its channel %s is gone; closing the table", table.id, table.home)
+            closed = await self.tables.close_gone(table.id) or await self.tables.load(table.id)
+            return await self._bring(_threaded(closed, step.pending.thread), step)
+        raise error
+
+    async def _deleted(self, channel_id: int) -> bool:
+        """Whether Discord says ``channel_id`` does not exist (an unknown channel answer may
+        have come from another channel of the pass, a player's DM say)."""
+        try:
+            await self.client.http.get_channel(channel_id)
+        except discord.NotFound as error:
+            return error.code == 10003
+        except discord.HTTPException:
+            return False
+        return False
 
     async def _last_events(self, table: Table) -> tuple[Event, ...]:
         moves = await self.store.list_moves(table.id, after_seq=table.record.version - 1)
@@ -520,7 +654,7 @@ class Reconciler:
             "timer.reminder",
             locale,
             table=table.id,
-            channel=f"<#{table.record.channel_id}>",
+            channel=f"<#{table.home}>",
             when=relative_time(ends_at),
         )
         try:
@@ -533,7 +667,8 @@ class Reconciler:
     # -- Discord calls --------------------------------------------------------------------------
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(table.record.channel_id)
+        """Where the game's messages go: its thread, once it has one."""
+        return self.client.get_partial_messageable(table.home)
 
     def _message(self, ref: MessageRef) -> discord.PartialMessage:
         channel = self.client.get_partial_messageable(ref.channel_id)
@@ -623,6 +758,37 @@ class Reconciler:
                 table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
             )
         )
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What one pass brings a table's messages to, kept to try the pass again once (after
+    unarchiving its thread) or to show the table closed."""
+
+    refs: dict[str, MessageRef]
+    events: Sequence[Event]
+    actor_id: int | None
+    deadlines: Sequence[Deadline] | None
+    pending: _Pending
+    fresh: bool
+    interaction: discord.Interaction | None
+
+
+def _threaded(table: Table, thread: int | None) -> Table:
+    """The table with the thread this process opened for it, when its record (read or built
+    before) does not carry it yet."""
+    if thread is None or table.record.thread_id is not None:
+        return table
+    return replace(table, record=replace(table.record, thread_id=thread))
+
+
+def _home(table: Table, pending: _Pending) -> int | None:
+    """The channel the game's messages go to; None while a thread is about to be opened (an
+    interaction elsewhere must not carry the game's notice)."""
+    table = _threaded(table, pending.thread)
+    if table.record.thread_id is None and table.wants_thread and not table.is_lobby:
+        return None
+    return table.home
 
 
 @dataclass(frozen=True)

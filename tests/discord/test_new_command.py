@@ -1,11 +1,13 @@
 """``/rummy new`` offers the engine's common table options (and the turn timer), each with the
-engine's own choices: declared once, from ``OptionSpec.common``."""
+engine's own choices: declared once, from ``OptionSpec.common``; and whether the game gets a
+thread of its own."""
 
 from __future__ import annotations
 
 import discord
 from discord.ext import commands
 
+from bot.services.threads import THREAD_CHOICES, THREAD_KEY
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from cogs.rummy import RummyCog
 from rummy_engine import OPTION_SPECS
@@ -16,8 +18,8 @@ def test_new_offers_the_common_options_with_their_choices() -> None:
     payload = RummyCog.new.to_dict(bot.tree)
     options = {o["name"]: o for o in payload["options"]}
     common = {spec.key: spec.choices for spec in OPTION_SPECS if spec.common}
-    assert set(options) == {"variant", "mode", "language", TIMER_KEY, *common}
-    for key, choices in {**common, TIMER_KEY: TIMER_CHOICES}.items():
+    assert set(options) == {"variant", "mode", "language", TIMER_KEY, THREAD_KEY, *common}
+    for key, choices in {**common, TIMER_KEY: TIMER_CHOICES, THREAD_KEY: THREAD_CHOICES}.items():
         assert not options[key].get("required", False)
         assert tuple(c["value"] for c in options[key]["choices"]) == choices, key
         assert options[key]["description"] and options[key]["description"] != "…", key

@@ -137,11 +137,16 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     here = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert here is not None
     assert (here.record.variant, here.turn_timer) == ("r51", 5)
-    assert json.loads(here.record.options_json) == {"ace_mode": "wrap", "turn_timer": 5}
+    assert json.loads(here.record.options_json) == {
+        "ace_mode": "wrap",
+        "turn_timer": 5,
+        "thread": "yes",
+    }
     lobby = lobby_message(world, world.channel)
-    assert "Server defaults: Variant: Rummy 51, Turn timer (minutes): 5, Ace: wraps round" in (
-        lobby.content
-    )
+    assert (
+        "Server defaults: Variant: Rummy 51, Turn timer (minutes): 5, Thread per game: yes, "
+        "Ace: wraps round"
+    ) in lobby.content
     assert "channel's defaults" not in lobby.content
 
     # the overriding channel: the channel's variant, timer and language, the server's ace
@@ -150,9 +155,15 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     assert there is not None
     assert (there.record.variant, there.record.mode, there.turn_timer) == ("r71", "2v2", 0)
     assert there.record.locale == "fr"
-    assert json.loads(there.record.options_json) == {"ace_mode": "wrap", "turn_timer": 0}
+    assert json.loads(there.record.options_json) == {
+        "ace_mode": "wrap",
+        "turn_timer": 0,
+        "thread": "yes",
+    }
     french = lobby_message(world, other).content
-    assert "\nRéglages par défaut du serveur : As : fait le tour\n" in french
+    assert (
+        "\nRéglages par défaut du serveur : Un fil par partie : oui, As : fait le tour\n" in french
+    )
     assert (
         "\nRéglages par défaut de ce salon : Variante : Rami 71, Minuteur (minutes par tour) : "
         "non, Langue : Français\n"
@@ -164,9 +175,13 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     assert chosen.acknowledged
     own = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert own is not None and own.record.variant == "simple"
-    assert json.loads(own.record.options_json) == {"ace_mode": "low_only", "turn_timer": 5}
+    assert json.loads(own.record.options_json) == {
+        "ace_mode": "low_only",
+        "turn_timer": 5,
+        "thread": "yes",
+    }
     line = lobby_message(world, world.channel).content
-    assert "Server defaults: Turn timer (minutes): 5" in line
+    assert "Server defaults: Turn timer (minutes): 5, Thread per game: yes" in line
     assert "Variant: Rummy 51" not in line and "wraps round" not in line
 
 

@@ -17,6 +17,9 @@ API summary (see ``tests/tools/test_emulator_smoke.py`` for every call in use)::
             ups = await h.followups(count=1)
             await emu.click(alice, msg, "rummy:join:1")   # / emu.select(user, msg, cid, [...])
             emu.forbid_dms(alice)                         # next DM -> 403 / code 50007
+            emu.threads(table); emu.archive_thread(t)     # edits -> 400 / 50083 until unarchived
+            emu.delete_channel(t); emu.forbid_threads(table)  # -> 404 / 10003; 403 / 50013
+            emu.add_thread(table, "x"); emu.fail_requests("PATCH", "/channels/*", times=1)
             emu.dm_messages(alice)[0].attachments[0].is_png
             emu.public_messages(); emu.sync_calls; emu.requests; emu.unknown_routes
             emu.refused_commands   # command writes refused with 50035 (see command_limits)

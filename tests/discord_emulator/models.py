@@ -28,6 +28,7 @@ FLAG_LOADING = 128
 # Channel types (subset).
 GUILD_TEXT = 0
 DM = 1
+PUBLIC_THREAD = 11
 
 
 def snowflake_age(snowflake: int) -> float:
@@ -100,10 +101,19 @@ class EmuChannel:
     guild_id: int | None = None
     recipient_id: int | None = None  # DMs only: the non-bot side
     position: int = 0
+    #: Threads only: the channel it was opened in, whether Discord archived it (edits then
+    #: answer 400 / 50083 until it is unarchived), and its archive time in minutes.
+    parent_id: int | None = None
+    archived: bool = False
+    auto_archive_duration: int = 1440
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     def payload(self, users: dict[int, EmuUser]) -> dict[str, Any]:
         if self.is_dm:
@@ -114,6 +124,8 @@ class EmuChannel:
                 "last_message_id": None,
                 "recipients": [users[self.recipient_id].payload()],
             }
+        if self.is_thread:
+            return self.thread_payload(users)
         return {
             "id": str(self.id),
             "type": self.type,
@@ -126,6 +138,30 @@ class EmuChannel:
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
+        }
+
+
+    def thread_payload(self, users: dict[int, EmuUser]) -> dict[str, Any]:
+        """A public thread as Discord sends it (owned by the bot, which opens them)."""
+        owner = next((u for u in users.values() if u.bot), None)
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(owner.id) if owner else None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": now_iso(),
+                "locked": False,
+            },
         }
 
 

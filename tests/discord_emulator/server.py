@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fnmatch
 import json
 import logging
 import secrets
@@ -40,6 +41,7 @@ from .models import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     GUILD_TEXT,
+    PUBLIC_THREAD,
     EmuChannel,
     EmuGuild,
     EmuUser,
@@ -290,6 +292,12 @@ class DiscordEmulator:
         self.messages: dict[int, list[StoredMessage]] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dm_forbidden: set[int] = set()
+        #: Channels where the bot may not open threads (403 / 50013, Missing Permissions).
+        self.threads_forbidden: set[int] = set()
+        #: Channels and threads deleted (any later call into them answers 404 / 10003).
+        self.deleted_channels: set[int] = set()
+        #: Injected failures: [method, fnmatch pattern of the path, calls left] (fail_requests).
+        self._failures: list[list[Any]] = []
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         #: Every bulk-overwrite: (guild_id or None, payload as sent). Count it to assert sync calls.
@@ -487,6 +495,65 @@ class DiscordEmulator:
         self.channels[channel.id] = channel
         self.messages[channel.id] = []
         return channel
+
+    def add_thread(self, parent: EmuChannel, name: str) -> EmuChannel:
+        """A public thread a person opened in ``parent`` (the bot may play a table in it)."""
+        thread = EmuChannel(
+            self.snowflake(), PUBLIC_THREAD, name=name, guild_id=parent.guild_id,
+            parent_id=parent.id,
+        )  # fmt: skip
+        self.channels[thread.id] = thread
+        self.messages[thread.id] = []
+        return thread
+
+    def threads(self, channel: EmuChannel | None = None) -> list[EmuChannel]:
+        """The threads opened (in ``channel``, if given), oldest first."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread and (channel is None or c.parent_id == channel.id)
+        ]
+
+    def archive_thread(self, thread: EmuChannel) -> None:
+        """Archive ``thread`` as Discord does after its inactivity time: edits in it are
+        refused (400 / 50083) until it is unarchived; a new message unarchives it."""
+        assert thread.is_thread, "only a thread can be archived"
+        thread.archived = True
+        self._notify()
+
+    def delete_channel(self, channel: EmuChannel) -> None:
+        """Delete a channel (with its threads) or a thread, as a moderator would: every later
+        call into it answers 404 / 10003 Unknown Channel."""
+        gone = [channel, *(t for t in self.threads(channel) if not channel.is_thread)]
+        for each in gone:
+            self.channels.pop(each.id, None)
+            self.deleted_channels.add(each.id)
+            guild = self.guilds.get(each.guild_id or 0)
+            if guild is not None and each.id in guild.channel_ids:
+                guild.channel_ids.remove(each.id)
+        self._notify()
+
+    def forbid_threads(self, channel: EmuChannel, forbidden: bool = True) -> None:
+        """Refuse the bot threads in ``channel`` (403 / 50013: no Create Public Threads)."""
+        (self.threads_forbidden.add if forbidden else self.threads_forbidden.discard)(channel.id)
+
+    def fail_requests(self, method: str, pattern: str, *, times: int = 1) -> None:
+        """Answer the next ``times`` bot-token calls matching ``method`` and the fnmatch
+        ``pattern`` (a path without ``/api/v10``) with 400, as a failed publication."""
+        self._failures.append([method, pattern, times])
+
+    def _injected(self, method: str, path: str) -> bool:
+        for failure in self._failures:
+            if failure[2] > 0 and failure[0] == method and fnmatch.fnmatch(path, failure[1]):
+                failure[2] -= 1
+                return True
+        return False
+
+    def requests_into(self, channel: EmuChannel | int) -> list[RequestRecord]:
+        """The bot's REST calls addressed to a channel (its messages, threads, itself)."""
+        channel_id = channel if isinstance(channel, int) else channel.id
+        prefix = f"/channels/{channel_id}"
+        return [r for r in self.requests if r.path == prefix or r.path.startswith(prefix + "/")]
 
     def dm_channel(self, user: EmuUser) -> EmuChannel:
         """The bot<->user DM channel (created on demand, like POST /users/@me/channels)."""
@@ -819,6 +886,8 @@ class DiscordEmulator:
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise EmulatorHTTPError(401, 0, "401: Unauthorized")
+            if needs_auth and self._injected(request.method, path[len(API_PREFIX) :]):
+                raise EmulatorHTTPError(400, 0, "emulated failure (fail_requests)")
             hooked = needs_auth or (
                 self.hook_webhooks
                 and path.startswith((f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/interactions/"))
@@ -921,6 +990,12 @@ class DiscordEmulator:
                 self._webhook_message,
             ),
             ("GET", f"{p}/channels/{{channel_id}}", self._get_channel),
+            ("PATCH", f"{p}/channels/{{channel_id}}", self._edit_channel),
+            (
+                "POST",
+                f"{p}/channels/{{channel_id}}/messages/{{message_id}}/threads",
+                self._open_thread,
+            ),
             ("GET", f"{p}/channels/{{channel_id}}/messages", self._list_messages),
             ("POST", f"{p}/channels/{{channel_id}}/messages", self._post_message),
             ("GET", f"{p}/channels/{{channel_id}}/messages/{{message_id}}", self._channel_message),
@@ -1100,6 +1175,70 @@ class DiscordEmulator:
     async def _get_channel(self, request: web.Request) -> web.Response:
         return _json_response(self._channel(request).payload(self.users))
 
+    async def _edit_channel(self, request: web.Request) -> web.Response:
+        """PATCH a channel: a thread's name and archived flag (what the bot changes)."""
+        channel = self._channel(request)
+        body = await request.json()
+        if "name" in body:
+            channel.name = str(body["name"])
+        if channel.is_thread and "archived" in body:
+            channel.archived = bool(body["archived"])
+        self._notify()
+        payload = channel.payload(self.users)
+        if channel.is_thread:
+            await self._dispatch_thread("THREAD_UPDATE", payload)
+        return _json_response(payload)
+
+    async def _open_thread(self, request: web.Request) -> web.Response:
+        """A public thread opened from a message: it has the message's id, as on Discord, so a
+        second try is refused with 160004."""
+        channel = self._channel(request)
+        try:
+            message = self.get_message(channel.id, int(request.match_info["message_id"]))
+        except KeyError:
+            raise EmulatorHTTPError(404, 10008, "Unknown Message") from None
+        if channel.id in self.threads_forbidden:
+            raise EmulatorHTTPError(403, 50013, "Missing Permissions")
+        if channel.is_thread or channel.is_dm:
+            raise EmulatorHTTPError(400, 50024, "Cannot execute action on this channel type")
+        if message.id in self.channels or message.id in self.deleted_channels:
+            raise EmulatorHTTPError(
+                400, 160004, "A thread has already been created for this message"
+            )
+        body = await request.json()
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise EmulatorHTTPError(400, 50035, "Invalid Form Body (name: 1 to 100 characters)")
+        duration = int(body.get("auto_archive_duration") or 1440)
+        if duration not in (60, 1440, 4320, 10080):
+            raise EmulatorHTTPError(400, 50035, "Invalid Form Body (auto_archive_duration)")
+        thread = EmuChannel(
+            message.id,
+            PUBLIC_THREAD,
+            name=name,
+            guild_id=channel.guild_id,
+            parent_id=channel.id,
+            auto_archive_duration=duration,
+        )
+        self.channels[thread.id] = thread
+        self.messages[thread.id] = []
+        self._notify()
+        payload = thread.payload(self.users)
+        await self._dispatch_thread("THREAD_CREATE", payload | {"newly_created": True})
+        return _json_response(payload, 201)
+
+    async def _dispatch_thread(self, event: str, payload: dict[str, Any]) -> None:
+        """THREAD_* events go to every session of the thread's server (the GUILDS intent)."""
+        self.gateway_events.append((event, payload))
+        for conn in self._connections:
+            if conn.identified and conn.serves(payload.get("guild_id")):
+                await conn.send(OP_DISPATCH, payload, event)
+
+    def _writable(self, channel: EmuChannel) -> None:
+        """Discord refuses edits and deletions in an archived thread until it is unarchived."""
+        if channel.archived:
+            raise EmulatorHTTPError(400, 50083, "Thread is archived")
+
     async def _list_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         limit = int(request.query.get("limit", "50"))
@@ -1111,6 +1250,7 @@ class DiscordEmulator:
         if channel.is_dm and channel.recipient_id in self.dm_forbidden:
             raise EmulatorHTTPError(403, 50007, "Cannot send messages to this user")
         payload, files = await self._read_body(request)
+        channel.archived = False  # as on Discord, a new message unarchives a thread
         payload["flags"] = (
             int(payload.get("flags") or 0) & ~FLAG_EPHEMERAL
         )  # only interactions can be ephemeral
@@ -1139,6 +1279,8 @@ class DiscordEmulator:
             raise EmulatorHTTPError(404, 10008, "Unknown Message") from None
         if message.deleted or message.ephemeral:
             raise EmulatorHTTPError(404, 10008, "Unknown Message")
+        if request.method != "GET":
+            self._writable(channel)
         return await self._message_verb(request, message, bot_author_only=True)
 
     async def _message_verb(
@@ -1214,7 +1356,7 @@ class DiscordEmulator:
         body, files = await self._read_body(request)
         kind = int(body["type"])
         data: dict[str, Any] = body.get("data") or {}
-        channel = self.channels[record.channel_id]
+        channel = self._interaction_channel(record)
         resource: dict[str, Any] = {"type": kind}
         if kind in (CB_MESSAGE, CB_DEFERRED):
             flags = int(data.get("flags") or 0)
@@ -1268,7 +1410,8 @@ class DiscordEmulator:
                 404, 10015, "Unknown Webhook (interaction not acknowledged yet)"
             )
         payload, files = await self._read_body(request)
-        channel = self.channels[record.channel_id]
+        channel = self._interaction_channel(record)
+        channel.archived = False  # a new message unarchives a thread
         original = (
             self.get_message(record.channel_id, record.response_message_id)
             if record.response_type == CB_DEFERRED and record.response_message_id
@@ -1300,7 +1443,15 @@ class DiscordEmulator:
             raise EmulatorHTTPError(404, 10008, "Unknown Message") from None
         if message.deleted:
             raise EmulatorHTTPError(404, 10008, "Unknown Message")
+        if request.method != "GET":
+            self._writable(self._interaction_channel(record))
         return await self._message_verb(request, message, bot_author_only=False)
+
+    def _interaction_channel(self, record: InteractionRecord) -> EmuChannel:
+        channel = self.channels.get(record.channel_id)
+        if channel is None:
+            raise EmulatorHTTPError(404, 10003, "Unknown Channel")
+        return channel
 
     # ------------------------------------------------------------------ message model
 
@@ -1438,7 +1589,11 @@ class DiscordEmulator:
                 member_count=len(guild.member_ids),
                 members=[guild.member_payload(self.users[u]) for u in guild.member_ids],
                 channels=[self.channels[c].payload(self.users) for c in guild.channel_ids],
-                threads=[],
+                threads=[
+                    c.payload(self.users)
+                    for c in self.channels.values()
+                    if c.is_thread and c.guild_id == guild.id and not c.archived
+                ],
                 voice_states=[],
                 presences=[],
                 stage_instances=[],

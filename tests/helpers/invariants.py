@@ -137,6 +137,8 @@ async def table_violations(
         table = await tables.load(table_id)
     except ValueError:  # a stored state that cannot be read: the bot only offers to cancel it
         return []
+    if table.record.closed_reason == "channel_gone":  # its channel is gone: nothing to show
+        return []
     refs = {r.kind: r for r in await store.get_message_refs(table_id)}
     locale = await tables.public_locale(table)
     due = {d.kind: d.due_at for d in await store.get_deadlines(table_id) if not d.fired}
@@ -275,8 +277,9 @@ class Watch:
             record = await self.store.get_table(table_id)
             if record is None:
                 continue
+            home = record.thread_id or record.channel_id  # a game in its thread is shown there
             found += await table_violations(
-                self.store, self.tables, table_id, channels.get(record.channel_id, ())
+                self.store, self.tables, table_id, channels.get(home, ())
             )
         fresh = []
         for channel in channels.values():

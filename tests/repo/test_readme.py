@@ -516,7 +516,7 @@ def test_links_lead_to_files_and_headings(page: Path) -> None:
 
 def test_readme_is_for_running_and_playing() -> None:
     text = README.read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= 340
+    assert len(text.splitlines()) <= 380  # a page, not a manual: the rest lives in docs/
     assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text), "no commit hashes"
     for block in of(README, "sh"):
         for line in block.lines():

@@ -67,12 +67,11 @@ def test_the_host_then_the_channel_then_the_server() -> None:
     assert got == NewTableChoice(
         variant=Variant.R51,
         mode="2v2",
-        options={"ace_mode": "low_only", "turn_timer": "off"},
+        options={"ace_mode": "low_only", "turn_timer": "off", "thread": "yes"},
         locale="fr",
-        thread=True,
         inherited={
             "server": {"variant": "r51", "mode": "2v2"},
-            "channel": {"turn_timer": "off", "language": "fr"},
+            "channel": {"turn_timer": "off", "language": "fr", "thread": "yes"},
         },
     )
 
