@@ -304,6 +304,30 @@ MIGRATIONS: tuple[Migration, ...] = (
         (),
         _replay_ratings,
     ),
+    Migration(
+        10,
+        "seasons: per server date ranges whose boards are computed from the rated games they hold",
+        (
+            # One row per season of a server that had a rated game (or an admin's restart);
+            # ``length`` is what the seasons after it last ("month": calendar months in UTC,
+            # "<n>d": n days). ``posted`` is claimed once, in the transaction that decides to
+            # post the final standings, so a season's end is announced once across restarts.
+            """
+            CREATE TABLE seasons (
+                guild_id    INTEGER NOT NULL,
+                starts_at   TEXT    NOT NULL,
+                ends_at     TEXT    NOT NULL,
+                length      TEXT    NOT NULL,
+                channel_id  INTEGER,
+                posted      INTEGER NOT NULL DEFAULT 0 CHECK (posted IN (0, 1)),
+                PRIMARY KEY (guild_id, starts_at)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE posted = 0",
+            # A season board reads a server's rated games of a date range.
+            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

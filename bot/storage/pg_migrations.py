@@ -272,6 +272,25 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     # The same note as SQLite's migration 9, word for word.
     Migration(9, SQLITE_MIGRATIONS[8].description, (), _replay_ratings),
+    Migration(
+        10,
+        SQLITE_MIGRATIONS[9].description,
+        (
+            """
+            CREATE TABLE seasons (
+                guild_id    BIGINT      NOT NULL,
+                starts_at   TIMESTAMPTZ NOT NULL,
+                ends_at     TIMESTAMPTZ NOT NULL,
+                length      TEXT        NOT NULL,
+                channel_id  BIGINT,
+                posted      BOOLEAN     NOT NULL DEFAULT FALSE,
+                PRIMARY KEY (guild_id, starts_at)
+            )
+            """,
+            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE NOT posted",
+            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
