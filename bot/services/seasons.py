@@ -216,12 +216,21 @@ class SeasonService:
         self.post = post
         self.page_size = page_size
         self.dispatcher = Dispatcher(SeasonEnds(store), self.fire, clock, shards)
+        self._running = False
 
     def start(self) -> None:
+        self._running = True
         self.dispatcher.start()
 
     async def close(self) -> None:
+        self._running = False
         await self.dispatcher.close()
+
+    def _wake(self, due_at: datetime) -> None:
+        """A season's end was stored or moved: the dispatcher looks again (once started; before
+        that, its start finds it)."""
+        if self._running:
+            self.dispatcher.wake(due_at)
 
     # -- which season ----------------------------------------------------------------------------
 
@@ -259,7 +268,7 @@ class SeasonService:
         except Exception:
             log.exception("the season of table %s's game was not stored", record.table_id)
             return
-        self.dispatcher.wake(season.ends_at)
+        self._wake(season.ends_at)
 
     async def configure(
         self, guild_id: int, *, length: str | None, restart: bool
@@ -285,7 +294,7 @@ class SeasonService:
         fresh = SeasonRecord(guild_id, now, next_end(now, new_length), new_length)
         await self.store.add_season(fresh)
         await self.store.set_season_schedule(guild_id, now, fresh.ends_at, new_length)
-        self.dispatcher.wake(now)
+        self._wake(now)
         return await self.current(guild_id)
 
     # -- boards ---------------------------------------------------------------------------------
