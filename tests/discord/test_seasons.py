@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,7 @@ from bot.storage import SeatRecord
 from rummy_engine import Game, Phase, Rules, Variant
 from tests.discord.conftest import assert_only_refusals, make_bot
 
-#: SimCord's clock starts at this instant: the bot lives in January 2026.
-START = datetime(2026, 1, 1, tzinfo=UTC)
+#: SimCord's clock starts at 2026-01-01T00:00Z: the games are played in January 2026.
 DAY = 86_400.0
 
 
