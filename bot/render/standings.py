@@ -24,8 +24,9 @@ MARGIN = 24
 TITLE_PX, SUB_PX, LINE_PX = 30, 20, 24
 LINE_HEIGHT = 40
 HEAD_HEIGHT = 112
-#: Where each column ends (right-aligned numbers) or starts (the name), from the left edge.
-RANK_END, NAME_START, RATING_END, GAMES_END, WINS_END = 64, 84, 460, 540, 616
+#: Where the rank ends and the name starts; the number columns are laid out from the right,
+#: each as wide as its header or its widest number (French headers are longer).
+RANK_END, NAME_START, GAP = 64, 84, 22
 
 _FONTS = Fonts()
 
@@ -54,17 +55,33 @@ def standings_png(
     draw.text((MARGIN, MARGIN + 44), fit(sub_font, subtitle, WIDTH - 2 * MARGIN), TEXT_DIM,
               sub_font)  # fmt: skip
     top = HEAD_HEIGHT
+    rows = [(f"{x.rank}", x.name, x.rating, f"{x.games}", f"{x.wins}") for x in lines]
+    ends = _column_ends(header, rows, sub_font, font)
     draw.rectangle((0, top, WIDTH, top + LINE_HEIGHT), FELT_DARK)
-    _line(draw, top, header, sub_font, TEXT_DIM)
-    for index, line in enumerate(lines, start=1):
+    _line(draw, top, header, sub_font, TEXT_DIM, ends)
+    for index, (line, cells) in enumerate(zip(lines, rows, strict=True), start=1):
         y = top + LINE_HEIGHT * index
         draw.line((MARGIN, y, WIDTH - MARGIN, y), FELT_LINE)
-        colour = GOLD if line.rank <= 3 else TEXT
-        cells = (f"{line.rank}", line.name, line.rating, f"{line.games}", f"{line.wins}")
-        _line(draw, y, cells, font, colour)
+        _line(draw, y, cells, font, GOLD if line.rank <= 3 else TEXT, ends)
     out = io.BytesIO()
     image.quantize(colors=32).save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def _column_ends(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    head_font: ImageFont.FreeTypeFont,
+    font: ImageFont.FreeTypeFont,
+) -> tuple[int, int, int]:
+    """Right edges of the rating, games and wins columns, from the right margin leftwards."""
+    widths = [
+        max([text_width(head_font, header[column])] + [text_width(font, r[column]) for r in rows])
+        for column in (2, 3, 4)
+    ]
+    wins_end = WIDTH - MARGIN
+    games_end = wins_end - widths[2] - GAP
+    return games_end - widths[1] - GAP, games_end, wins_end
 
 
 def _line(
@@ -73,11 +90,14 @@ def _line(
     cells: Sequence[str],
     font: ImageFont.FreeTypeFont,
     colour: RGB,
+    ends: tuple[int, int, int],
 ) -> None:
     """One row: the rank right-aligned, the name cut to its column, the numbers right-aligned."""
     rank, name, rating, games, wins = cells
     middle = y + LINE_HEIGHT // 2
-    for text, end in ((rank, RANK_END), (rating, RATING_END), (games, GAMES_END), (wins, WINS_END)):
+    rating_end, games_end, wins_end = ends
+    for text, end in ((rank, RANK_END), (rating, rating_end), (games, games_end), (wins, wins_end)):
         draw.text((end - text_width(font, text), middle), text, colour, font, anchor="lm")
-    name_room = RATING_END - 120 - NAME_START
+    rating_start = rating_end - max(text_width(font, rating), 90)
+    name_room = rating_start - GAP - NAME_START
     draw.text((NAME_START, middle), fit(font, name, name_room), colour, font, anchor="lm")
