@@ -9,6 +9,7 @@ the package's font, wide lines a phone reads without zooming.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,13 @@ HEAD_HEIGHT = 112
 #: each as wide as its header or its widest number (French headers are longer).
 RANK_END, NAME_START, GAP = 64, 84, 22
 
-_FONTS = Fonts()
+
+
+@functools.cache
+def fonts() -> Fonts:
+    """Loaded at the first picture, not at import: an install that lost its font must still
+    start far enough for ``doctor`` to say so."""
+    return Fonts()
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,7 @@ def standings_png(
     height = HEAD_HEIGHT + LINE_HEIGHT * (len(lines) + 1) + MARGIN
     image = Image.new("RGB", (WIDTH, height), FELT)
     draw = ImageDraw.Draw(image)
-    title_font, sub_font, font = _FONTS.get(TITLE_PX), _FONTS.get(SUB_PX), _FONTS.get(LINE_PX)
+    title_font, sub_font, font = fonts().get(TITLE_PX), fonts().get(SUB_PX), fonts().get(LINE_PX)
     draw.text((MARGIN, MARGIN), fit(title_font, title, WIDTH - 2 * MARGIN), GOLD, title_font)
     draw.text((MARGIN, MARGIN + 44), fit(sub_font, subtitle, WIDTH - 2 * MARGIN), TEXT_DIM,
               sub_font)  # fmt: skip

@@ -9,12 +9,12 @@ from PIL import Image
 
 from bot.render.paint import text_width
 from bot.render.standings import (
-    _FONTS,
     LINE_PX,
     SUB_PX,
     WIDTH,
     StandingLine,
     _column_ends,
+    fonts,
     standings_png,
 )
 
@@ -33,7 +33,7 @@ def test_standings_are_a_small_png_drawn_the_same_every_time() -> None:
 
 
 def test_number_columns_never_overlap_their_headers() -> None:
-    head, body = _FONTS.get(SUB_PX), _FONTS.get(LINE_PX)
+    head, body = fonts().get(SUB_PX), fonts().get(LINE_PX)
     rows = [("1", "x", line.rating, f"{line.games}", f"{line.wins}") for line in LINES]
     rating_end, games_end, wins_end = _column_ends(FRENCH, rows, head, body)
     assert wins_end - text_width(head, "Victoires") > games_end
