@@ -198,3 +198,42 @@ async def test_a_season_end_is_posted_once_across_restarts(
     await again.close()
     await world.env.advance_time(DAY)
     assert len(standings_posts(world)) == 1
+
+
+async def test_a_french_server_gets_its_standings_in_french(
+    world: World, store_url: str | Path
+) -> None:
+    await seed(world)
+    await world.bot.store.set_guild_setting(world.guild.id, "locale", "fr")
+    down = world.bot
+    await down.close()
+    await world.env.advance_time(32 * DAY)
+    await world.env.restart_bot(make_bot(store_url))
+    (post,) = standings_posts(world)
+    assert post.content.startswith(
+        "La saison du 2026-01-01 au 2026-01-31 est terminée : voici son classement final."
+    )
+    (picture,) = post.attachments
+    assert picture.description is not None and picture.description.startswith(
+        "Classement final de la saison du 2026-01-01 au 2026-01-31, du meilleur au dernier : "
+        "1. alice : cote "
+    )
+
+
+async def test_season_pages_turn_after_a_restart(world: World, store_url: str | Path) -> None:
+    """Twelve players: the season board has two pages; its Next button, posted before a
+    restart, still shows the same season's second page."""
+    members = [world.guild.add_member(world.env.create_user(f"p{n}")) for n in range(12)]
+    for winner, loser in zip(members[::2], members[1::2], strict=True):
+        await play(world, winner, loser)
+    board = await world.alice.slash(world.channel, "rummy leaderboard", season="current")
+    first = embed_of(board.response)
+    assert first["footer"]["text"].startswith("Page 1/2 · 12 players")
+    old = world.bot
+    await world.env.restart_bot(make_bot(store_url))
+    await old.close()
+    await world.bob.click(board.response, label="Next")
+    second = embed_of(board.response)
+    assert second["title"] == first["title"]
+    assert second["footer"]["text"].startswith("Page 2/2 · 12 players")
+    assert second["description"].splitlines()[2].startswith("`#11` ")
