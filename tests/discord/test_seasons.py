@@ -100,7 +100,9 @@ async def seed(world: World) -> None:
 
 
 async def test_season_boards_beside_the_all_time_board(world: World) -> None:
+    calls = len(world.env.http_requests)
     await seed(world)
+    assert len(world.env.http_requests) == calls, "recording a game's season calls no Discord"
     default = await world.alice.slash(world.channel, "rummy leaderboard")
     assert embed_of(default.response)["title"] == "Leaderboard · All variants · This server"
     current = await world.alice.slash(world.channel, "rummy leaderboard", season="current")
