@@ -312,8 +312,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             # ``length`` is what the seasons after it last ("month": calendar months in UTC,
             # "<n>d": n days). ``posted`` is claimed once, in the transaction that decides to
             # post the final standings, so a season's end is announced once across restarts.
+            # IF NOT EXISTS: a test steps a database back to schema 8 to run migration 9 again.
             """
-            CREATE TABLE seasons (
+            CREATE TABLE IF NOT EXISTS seasons (
                 guild_id    INTEGER NOT NULL,
                 starts_at   TEXT    NOT NULL,
                 ends_at     TEXT    NOT NULL,
@@ -323,9 +324,9 @@ MIGRATIONS: tuple[Migration, ...] = (
                 PRIMARY KEY (guild_id, starts_at)
             ) WITHOUT ROWID
             """,
-            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE posted = 0",
+            "CREATE INDEX IF NOT EXISTS seasons_pending ON seasons (ends_at) WHERE posted = 0",
             # A season board reads a server's rated games of a date range.
-            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+            "CREATE INDEX IF NOT EXISTS games_guild_ended ON games (guild_id, ended_at)",
         ),
     ),
 )

@@ -277,7 +277,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         SQLITE_MIGRATIONS[9].description,
         (
             """
-            CREATE TABLE seasons (
+            CREATE TABLE IF NOT EXISTS seasons (
                 guild_id    BIGINT      NOT NULL,
                 starts_at   TIMESTAMPTZ NOT NULL,
                 ends_at     TIMESTAMPTZ NOT NULL,
@@ -287,8 +287,8 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
                 PRIMARY KEY (guild_id, starts_at)
             )
             """,
-            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE NOT posted",
-            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+            "CREATE INDEX IF NOT EXISTS seasons_pending ON seasons (ends_at) WHERE NOT posted",
+            "CREATE INDEX IF NOT EXISTS games_guild_ended ON games (guild_id, ended_at)",
         ),
     ),
 )
