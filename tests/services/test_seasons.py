@@ -22,6 +22,7 @@ from bot.services.seasons import (
     next_end,
     previous_of,
     season_at,
+    standings,
 )
 from bot.services.stats import LeaderboardEntry
 from bot.storage import Store, make_store
@@ -160,6 +161,33 @@ games_strategy = st.lists(
     min_size=1,
     max_size=12,
 )
+
+
+@settings(max_examples=200, deadline=None)
+@given(drawn=games_strategy, family=st.sampled_from([ALL_VARIANTS, "r51", "r71"]))
+def test_the_board_rule_is_the_all_time_replay_for_one_scope_and_family(
+    drawn: list[tuple[list[int], list[int], datetime, str, bool]], family: str
+) -> None:
+    """Without a store: the season board's fold, which rates only the asked (scope, family),
+    gives exactly what :func:`replay_ratings` (migration 9's full replay) gives for it, and the
+    board's wins and order are those of the games."""
+    games = [
+        replace(
+            game(7, ended_at, list(zip(users, places, strict=False)), variant=variant,
+                 rated=rated),
+            id=n,
+        )
+        for n, (users, places, ended_at, variant, rated) in enumerate(drawn, start=1)
+    ]  # fmt: skip
+    board = standings(games, 7, family, "wins")
+    assert as_map(board) == oracle(games, 7, family)
+    counted = [g for g in games if g.rated and family in (ALL_VARIANTS, g.variant)]
+    for line in board:
+        assert line.wins == sum(
+            p.won for g in counted for p in g.players if p.user_id == line.user_id
+        )
+    keys = [(-s.wins, s.rated_games, s.user_id) for s in board]
+    assert keys == sorted(keys)
 
 
 # Every example plays in a server of its own (a new guild id), so one database serves them all.
