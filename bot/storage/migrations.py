@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
 import bot.storage.rerate as rerate
+import bot.storage.season_backfill as season_backfill
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,19 @@ async def _replay_ratings(conn: aiosqlite.Connection) -> None:
         await conn.execute(statement)
     await conn.executemany(rerate.SET_RATING_SQL, ratings)
     await conn.executemany(rerate.ADD_HISTORY_SQL, history)
+
+
+async def _backfill_seasons(conn: aiosqlite.Connection) -> None:
+    """Migration 10 on SQLite: the seasons of the games recorded before it
+    (:mod:`.season_backfill`)."""
+    games = await conn.execute_fetchall(season_backfill.RATED_GAMES_SQL)
+    rows = season_backfill.season_rows(
+        list(games),
+        datetime.fromisoformat,
+        lambda moment: moment.isoformat(),
+        datetime.now(UTC),
+    )
+    await conn.executemany(season_backfill.ADD_SEASON_SQL, rows)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -328,6 +342,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             # A season board reads a server's rated games of a date range.
             "CREATE INDEX IF NOT EXISTS games_guild_ended ON games (guild_id, ended_at)",
         ),
+        _backfill_seasons,
     ),
 )
 

@@ -25,7 +25,7 @@ from bot.services.seasons import (
     standings,
 )
 from bot.services.stats import LeaderboardEntry
-from bot.storage import Store, make_store
+from bot.storage import SqliteStore, Store, make_store
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord, SeasonRecord
 from bot.storage.ratings import rate_game, replay_ratings
 
@@ -306,3 +306,29 @@ async def test_a_season_end_is_posted_once_across_restarts(store: Store) -> None
     assert (season.starts_at, season.ends_at, season.channel_id, n) == (JAN, FEB, 77, 2)
     assert [(e.rank, e.user_id, e.name) for e in entries] == [(1, 1, "P1"), (2, 2, "P2")]
     assert not await store.claim_season_end(guild, JAN)
+
+
+async def test_migration_10_gives_earlier_games_their_seasons(store_url: str | Path) -> None:
+    """Games recorded before seasons existed: migrating gives each (server, month) its row,
+    the channel of its latest game; months already over count as announced, the current one
+    is announced at its end."""
+    guild, now = next(_guilds), datetime.now(UTC)
+    this_month = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    async with make_store(store_url) as store:
+        seasons = SeasonService(store, clock=Clock(now))
+        for when, channel in ((JAN + timedelta(days=3), 5), (JAN + timedelta(days=9), 6),
+                              (this_month, 7)):  # fmt: skip
+            await record(store, seasons, replace(game(guild, when, ((1, 1), (2, 2))),
+                                                 channel_id=channel))  # fmt: skip
+        async with store._write() as conn:  # type: ignore[attr-defined]
+            await conn.execute(f"DELETE FROM seasons WHERE guild_id = {guild}")
+            if isinstance(store, SqliteStore):
+                await conn.execute("PRAGMA user_version = 9")
+            else:
+                await conn.execute("UPDATE schema_version SET version = 9")
+    async with make_store(store_url) as store:
+        rows = await store.season_rows(guild)
+    assert [(r.starts_at, r.ends_at, r.length, r.channel_id, r.posted) for r in rows] == [
+        (JAN, FEB, MONTH, 6, True),
+        (this_month, next_end(this_month, MONTH), MONTH, 7, False),
+    ]
