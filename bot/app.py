@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.render.drawing import make_drawer
 from bot.services.autoplay import Autoplay
 from bot.services.inflight import InFlight
+from bot.services.seasons import SeasonService
 from bot.services.stats import StatsService
 from bot.services.tables import Table, TableService
 from bot.storage import Store, TableRecord
@@ -32,6 +33,7 @@ from bot.ui import errors
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.reconciler import Reconciler
+from bot.ui.seasons import StandingsPoster
 from rummy_engine import Event
 
 log = logging.getLogger(__name__)
@@ -166,7 +168,13 @@ class RummyBot(commands.Bot):
             remind=self.reconciler.remind,
             shards=settings.shards,
         )
-        self.ui = UiContext(self.tables, store, self.stats, self.reconciler, self.autoplay)
+        self.seasons = SeasonService(
+            store, clock=BOT_CLOCK, post=StandingsPoster(self, store), shards=settings.shards
+        )
+        self.stats.after_rated = self.seasons.note_game
+        self.ui = UiContext(
+            self.tables, store, self.stats, self.reconciler, self.autoplay, self.seasons
+        )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
 
     def _client_options(self, settings: Settings) -> dict[str, Any]:
@@ -203,6 +211,8 @@ class RummyBot(commands.Bot):
         if self.restore_tables:
             await self.restore_active_tables()
         self.autoplay.start()
+        # Seasons that ended while the bot was down are announced now, once.
+        self.seasons.start()
 
     def _command_hash_key(self, guild: discord.abc.Snowflake | None) -> str:
         scope = "global" if guild is None else f"guild:{guild.id}"
@@ -276,6 +286,7 @@ class RummyBot(commands.Bot):
         async with self._shutdown_lock:
             self.inflight.close()
             await self.autoplay.close()
+            await self.seasons.close()
             await self.reconciler.close()
             if self.inflight.active:
                 log.info("Waiting for %d move(s) in progress", self.inflight.active)

@@ -17,6 +17,7 @@ from bot.services.threads import THREAD_CHOICES, THREAD_KEY
 from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui import leaderboard as boards
+from bot.ui import seasons
 from bot.ui.autocomplete import Suggestions
 from bot.ui.commands import choice, describe_all, optional_choices, plain, text
 from bot.ui.context import UiContext
@@ -245,10 +246,12 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
 
     @app_commands.command(name="leaderboard", description=text("command.leaderboard"))
     @describe_all("leaderboard", "variant", "scope", "sort")
+    @app_commands.describe(season=text("seasons.command.board"))
     @app_commands.choices(
         variant=boards.VARIANT_CHOICES,
         scope=boards.SCOPE_CHOICES,
         sort=boards.SORT_CHOICES,
+        season=seasons.BOARD_CHOICES,
     )
     async def leaderboard(
         self,
@@ -256,13 +259,31 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         variant: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
         sort: app_commands.Choice[str] | None = None,
+        season: app_commands.Choice[str] | None = None,
     ) -> None:
-        await boards.leaderboard_command(
+        await seasons.leaderboard_command(
             interaction,
             self.ui.stats,
+            self.ui.seasons,
             variant=variant.value if variant else None,
             scope=scope.value if scope else "server",
             sort=sort.value if sort else "rating",
+            season=season.value if season else seasons.ALL_TIME,
+        )
+
+    @app_commands.command(name="season", description=text("seasons.command"))
+    @app_commands.describe(
+        length=text("seasons.command.length"), restart=text("seasons.command.restart")
+    )
+    @app_commands.choices(length=seasons.LENGTH_CHOICES)
+    async def season(
+        self,
+        interaction: discord.Interaction,
+        length: app_commands.Choice[str] | None = None,
+        restart: bool = False,
+    ) -> None:
+        await seasons.season_command(
+            interaction, self.ui.seasons, length=length.value if length else None, restart=restart
         )
 
     @app_commands.command(name="stats", description=text("command.stats"))
@@ -307,6 +328,8 @@ async def setup(bot: commands.Bot) -> None:
     ui: UiContext = getattr(bot, "ui")  # noqa: B009 - set by start-up before loading cogs
     lobby, play = LobbyHandlers(ui), PlayHandlers(ui)
     bot.add_dynamic_items(
-        *bound_items(make_router(lobby, play)), boards.bound_page_button(ui.stats)
+        *bound_items(make_router(lobby, play)),
+        boards.bound_page_button(ui.stats),
+        seasons.bound_season_button(ui.seasons),
     )
     await bot.add_cog(RummyCog(ui, lobby, play))

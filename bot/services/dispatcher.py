@@ -14,14 +14,27 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Protocol
 
 from bot.services.inflight import ShuttingDown
-from bot.storage import Deadline, Shards, Store
+from bot.storage import Deadline, Shards
 from bot.storage.base import Clock
 
 log = logging.getLogger(__name__)
 
 Fire = Callable[[Deadline], Awaitable[None]]
+
+
+class DeadlineSource(Protocol):
+    """Where the dispatcher finds deadlines and claims them: the store (the tables' deadlines)
+    or any other durable list shaped the same (the seasons' ends, :mod:`bot.services.seasons`)."""
+
+    async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
+        ...
+
+    async def claim_deadline(self, deadline: Deadline) -> bool:
+        ...
+
 #: The longest sleep between two looks at the database (a safety net, not a poll).
 MAX_SLEEP_SECONDS = 3600.0
 
@@ -39,7 +52,7 @@ class Dispatcher:
     """
 
     def __init__(
-        self, store: Store, fire: Fire, clock: Clock, shards: Shards | None = None
+        self, store: DeadlineSource, fire: Fire, clock: Clock, shards: Shards | None = None
     ) -> None:
         self.store = store
         #: Only the deadlines of this process's servers: another process owns the rest.

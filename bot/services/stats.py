@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -381,6 +381,8 @@ class StatsService:
     def __init__(self, store: Store, *, page_size: int = PAGE_SIZE) -> None:
         self.store = store
         self.page_size = page_size
+        #: Called with each rated game once it is recorded (the seasons note its season there).
+        self.after_rated: Callable[[GameRecord], Awaitable[None]] | None = None
 
     # -- recording --------------------------------------------------------------------------
 
@@ -396,7 +398,10 @@ class StatsService:
         def rater(current: Mapping[RatingKey, SkillRating | None]) -> dict[RatingKey, SkillRating]:
             return rate_game(record, current)
 
-        return await self.store.record_game(record, rater if record.rated else None)
+        game_id = await self.store.record_game(record, rater if record.rated else None)
+        if game_id is not None and record.rated and self.after_rated is not None:
+            await self.after_rated(record)
+        return game_id
 
     # -- leaderboard ---------------------------------------------------------------------------
 

@@ -557,6 +557,42 @@ class Store(Protocol):
         left out), so a global leaderboard can name players of other servers."""
         ...
 
+    # --- seasons (migration 13) ---------------------------------------------------------
+    async def season_rows(self, guild_id: int) -> list[SeasonRecord]:
+        """Every stored season of a server, oldest first."""
+        ...
+
+    async def add_season(self, season: SeasonRecord) -> None:
+        """Store a season a rated game was played in; if it is stored already, only its
+        ``channel_id`` changes (the channel of its latest rated game), never its dates."""
+        ...
+
+    async def set_season_schedule(
+        self, guild_id: int, starts_at: datetime, ends_at: datetime, length: str
+    ) -> None:
+        """Change a stored season's end and the length of the seasons after it (an admin's
+        choice); whether its end was announced is kept."""
+        ...
+
+    async def rated_games_between(
+        self, guild_id: int, start: datetime, end: datetime
+    ) -> list[GameRecord]:
+        """The server's rated games that ended in ``[start, end)``, with their players (no
+        rounds), in the order they were recorded: what a season board is rated from."""
+        ...
+
+    async def pending_season_ends(
+        self, limit: int = 16, shards: Shards | None = None
+    ) -> list[SeasonRecord]:
+        """Seasons whose end is not yet announced (of servers on ``shards``), nearest end
+        first."""
+        ...
+
+    async def claim_season_end(self, guild_id: int, starts_at: datetime) -> bool:
+        """Mark a season's end announced; False if it already was (or there is no such
+        season): the one who gets True posts the final standings."""
+        ...
+
 
 #: ``player_stats.scope`` of the global rows (a guild id otherwise).
 GLOBAL_SCOPE = 0
@@ -669,3 +705,21 @@ class RatingChange:
     game_id: int
     before: float | None
     after: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRecord:
+    """One season of a server: ``[starts_at, ends_at)``.
+
+    ``length`` is what the seasons after this one last (``month``: calendar months in UTC,
+    ``<n>d``: n days), so an admin's new length never moves a season already under way.
+    ``channel_id`` is where its latest rated game was played (its final standings go there);
+    ``posted``: its end was announced.
+    """
+
+    guild_id: int
+    starts_at: datetime
+    ends_at: datetime
+    length: str
+    channel_id: int | None = None
+    posted: bool = False

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import aiosqlite
 
 import bot.storage.rerate as rerate
+import bot.storage.season_backfill as season_backfill
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,19 @@ async def _replay_ratings(conn: aiosqlite.Connection) -> None:
         await conn.execute(statement)
     await conn.executemany(rerate.SET_RATING_SQL, ratings)
     await conn.executemany(rerate.ADD_HISTORY_SQL, history)
+
+
+async def _backfill_seasons(conn: aiosqlite.Connection) -> None:
+    """Migration 10 on SQLite: the seasons of the games recorded before it
+    (:mod:`.season_backfill`)."""
+    games = await conn.execute_fetchall(season_backfill.RATED_GAMES_SQL)
+    rows = season_backfill.season_rows(
+        list(games),
+        datetime.fromisoformat,
+        lambda moment: moment.isoformat(),
+        datetime.now(UTC),
+    )
+    await conn.executemany(season_backfill.ADD_SEASON_SQL, rows)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -336,6 +350,31 @@ MIGRATIONS: tuple[Migration, ...] = (
             # thread and the game stays in the channel; else the thread opened from the lobby.
             "ALTER TABLE tables ADD COLUMN thread_id INTEGER",
         ),
+    ),
+    Migration(
+        13,
+        "seasons: per server date ranges whose boards are computed from the rated games they hold",
+        (
+            # One row per season of a server that had a rated game (or an admin's restart);
+            # ``length`` is what the seasons after it last ("month": calendar months in UTC,
+            # "<n>d": n days). ``posted`` is claimed once, in the transaction that decides to
+            # post the final standings, so a season's end is announced once across restarts.
+            """
+            CREATE TABLE seasons (
+                guild_id    INTEGER NOT NULL,
+                starts_at   TEXT    NOT NULL,
+                ends_at     TEXT    NOT NULL,
+                length      TEXT    NOT NULL,
+                channel_id  INTEGER,
+                posted      INTEGER NOT NULL DEFAULT 0 CHECK (posted IN (0, 1)),
+                PRIMARY KEY (guild_id, starts_at)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE posted = 0",
+            # A season board reads a server's rated games of a date range.
+            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+        ),
+        _backfill_seasons,
     ),
 )
 

@@ -17,9 +17,11 @@ transaction under an advisory lock, so two processes starting at once apply it o
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import bot.storage.rerate as rerate
+import bot.storage.season_backfill as season_backfill
 from bot.storage.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from bot.storage.migrations import Migration
 from bot.storage.statements import dollar_params
@@ -38,6 +40,16 @@ async def _replay_ratings(conn: Any) -> None:
         await conn.execute(statement)
     await conn.executemany(dollar_params(rerate.SET_RATING_SQL), ratings)
     await conn.executemany(dollar_params(rerate.ADD_HISTORY_SQL), history)
+
+
+async def _backfill_seasons(conn: Any) -> None:
+    """Migration 10 on PostgreSQL: the seasons of the games recorded before it
+    (:mod:`.season_backfill`)."""
+    games = await conn.fetch(season_backfill.RATED_GAMES_SQL)
+    rows = season_backfill.season_rows(
+        games, lambda moment: moment, lambda moment: moment, datetime.now(UTC)
+    )
+    await conn.executemany(dollar_params(season_backfill.ADD_SEASON_SQL), rows)
 
 
 PG_MIGRATIONS: tuple[Migration, ...] = (
@@ -296,6 +308,26 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         12,
         SQLITE_MIGRATIONS[11].description,
         ("ALTER TABLE tables ADD COLUMN thread_id BIGINT",),
+    ),
+    Migration(
+        13,
+        SQLITE_MIGRATIONS[12].description,
+        (
+            """
+            CREATE TABLE seasons (
+                guild_id    BIGINT      NOT NULL,
+                starts_at   TIMESTAMPTZ NOT NULL,
+                ends_at     TIMESTAMPTZ NOT NULL,
+                length      TEXT        NOT NULL,
+                channel_id  BIGINT,
+                posted      BOOLEAN     NOT NULL DEFAULT FALSE,
+                PRIMARY KEY (guild_id, starts_at)
+            )
+            """,
+            "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE NOT posted",
+            "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
+        ),
+        _backfill_seasons,
     ),
 )
 

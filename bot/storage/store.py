@@ -27,6 +27,7 @@ from bot.storage.base import (
     Clock,
     Deadline,
     DeadlineGone,
+    GamePlayerRecord,
     GameRecord,
     GameRoundRecord,
     LeaderboardSort,
@@ -39,6 +40,7 @@ from bot.storage.base import (
     Rater,
     RatingChange,
     RatingKey,
+    SeasonRecord,
     SeatRecord,
     Shards,
     SkillRating,
@@ -80,6 +82,7 @@ DEADLINE_COLUMNS = "table_id, kind, due_at, generation, seat, fired"
 MOVE_COLUMNS = "table_id, seq, actor_id, action, events, created_at"
 REF_COLUMNS = "table_id, kind, channel_id, message_id, stamp, revision"
 ROUND_COLUMNS = "round_no, winner, outcome, penalties, points, totals"
+SEASON_COLUMNS = "guild_id, starts_at, ends_at, length, channel_id, posted"
 
 
 def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
@@ -787,3 +790,83 @@ class SqlStore(ABC):
             *wanted,
         )
         return {int(r[0]): str(r[1]) for r in rows}
+
+    # --- seasons -------------------------------------------------------------------------------
+
+    def _season(self, row: Row) -> SeasonRecord:
+        return SeasonRecord(
+            guild_id=row[0],
+            starts_at=self._moment(row[1]),
+            ends_at=self._moment(row[2]),
+            length=row[3],
+            channel_id=row[4],
+            posted=bool(row[5]),
+        )
+
+    async def season_rows(self, guild_id: int) -> list[SeasonRecord]:
+        rows = await self._rows(
+            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY starts_at",
+            guild_id,
+        )
+        return [self._season(r) for r in rows]
+
+    async def add_season(self, season: SeasonRecord) -> None:
+        await self._change(
+            f"INSERT INTO seasons AS s ({SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, starts_at) DO UPDATE "
+            "SET channel_id = COALESCE(excluded.channel_id, s.channel_id)",
+            season.guild_id, self._time(season.starts_at), self._time(season.ends_at),
+            season.length, season.channel_id, season.posted,
+        )  # fmt: skip
+
+    async def set_season_schedule(
+        self, guild_id: int, starts_at: datetime, ends_at: datetime, length: str
+    ) -> None:
+        await self._change(
+            "UPDATE seasons SET ends_at = ?, length = ? WHERE guild_id = ? AND starts_at = ?",
+            self._time(ends_at), length, guild_id, self._time(starts_at),
+        )  # fmt: skip
+
+    async def rated_games_between(
+        self, guild_id: int, start: datetime, end: datetime
+    ) -> list[GameRecord]:
+        def tx() -> Tx[tuple[list[Row], list[Row]]]:
+            games = yield Stmt(
+                f"SELECT id, {GAME_COLUMNS} FROM games WHERE guild_id = ? AND ended_at >= ? "
+                f"AND ended_at < ? AND rated = {self.TRUE} ORDER BY id",
+                (guild_id, self._time(start), self._time(end)),
+            )
+            if not games:
+                return games, []
+            ids = [row[0] for row in games]
+            players = yield Stmt(
+                f"SELECT game_id, {PLAYER_COLUMNS} FROM game_players "
+                f"WHERE game_id IN ({marks(len(ids))}) ORDER BY game_id, seat",
+                tuple(ids),
+            )
+            return games, players
+
+        games, players = await self._run(tx())
+        seats: dict[int, list[GamePlayerRecord]] = {}
+        for row in players:
+            seats.setdefault(int(row[0]), []).append(player_from_row(row[1:]))
+        return [game_from_row(g, self._moment, tuple(seats.get(int(g[0]), ()))) for g in games]
+
+    async def pending_season_ends(
+        self, limit: int = 16, shards: Shards | None = None
+    ) -> list[SeasonRecord]:
+        shard_sql, shard_params = _shard_filter("guild_id", shards)
+        rows = await self._rows(
+            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE posted = {self.FALSE}{shard_sql} "
+            "ORDER BY ends_at, guild_id LIMIT ?",
+            *shard_params, int(limit),
+        )  # fmt: skip
+        return [self._season(r) for r in rows]
+
+    async def claim_season_end(self, guild_id: int, starts_at: datetime) -> bool:
+        rows = await self._change(
+            f"UPDATE seasons SET posted = {self.TRUE} WHERE guild_id = ? AND starts_at = ? "
+            f"AND posted = {self.FALSE} RETURNING guild_id",
+            guild_id, self._time(starts_at),
+        )  # fmt: skip
+        return bool(rows)

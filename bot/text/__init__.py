@@ -37,6 +37,7 @@ from bot.text.catalog_commands import COMMANDS_EN
 from bot.text.catalog_defaults import DEFAULTS_EN
 from bot.text.catalog_game import GAME_EN
 from bot.text.catalog_review import REVIEW_EN
+from bot.text.catalog_seasons import SEASONS_EN
 from bot.text.catalog_stats import STATS_EN
 from bot.text.catalog_threads import THREADS_EN
 from rummy_engine.messages import ENGLISH as ENGINE_EN
@@ -110,6 +111,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         **ALT_EN,
         **REVIEW_EN,
         **THREADS_EN,
+        **SEASONS_EN,
     }
 )
 #: Kept for callers that read the English catalogue by language.

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.services.autoplay import Autoplay
+from bot.services.seasons import SeasonService
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
 from bot.storage import Store
@@ -23,6 +24,7 @@ class UiContext:
     stats: StatsService
     reconciler: Reconciler
     autoplay: Autoplay
+    seasons: SeasonService
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

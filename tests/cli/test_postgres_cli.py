@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
@@ -25,6 +26,7 @@ from bot.storage import (
     make_store,
     utc_now,
 )
+from bot.storage.base import SeasonRecord
 from rummy_engine import Phase, Variant
 from rummy_engine.strategy import choose_action
 from tests.cli.test_config import fake_token
@@ -126,6 +128,12 @@ async def fill(store: Store) -> None:
     await store.set_guild_setting(GUILD, "locale", "fr")
     await store.set_player_prefs(PlayerPrefs(HOST, dm_closed=True, hand_sort="rank", locale="fr"))
     await store.set_meta("command_tree_hash", "abc")
+    for posted, start in (
+        (True, datetime(2026, 1, 1, tzinfo=UTC)),
+        (False, datetime(2026, 2, 1, 5, 30, 0, 250, tzinfo=UTC)),  # a restart's start
+    ):
+        week = SeasonRecord(GUILD, start, start + timedelta(days=7), "7d", 1, posted)
+        await store.add_season(week)
 
 
 def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -168,6 +176,8 @@ async def test_copy_db_moves_sqlite_into_postgres_and_back(
             )
         assert await after.get_player_prefs(HOST) == await before.get_player_prefs(HOST)
         assert await after.get_guild_setting(GUILD, "locale") == "fr"
+        assert await after.season_rows(GUILD) == await before.season_rows(GUILD)
+        assert len(await before.season_rows(GUILD)) == 2
         fresh = await after.list_active_tables()
         assert [t.id for t in fresh] == [2, 3]
 

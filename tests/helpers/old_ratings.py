@@ -22,6 +22,8 @@ from bot.storage.base import GameRecord, RatingKey, SkillRating
 BEFORE_REPLAY = 8
 #: Undoes the schema of every migration after 9 (newest first), the same on both stores.
 UNDO_AFTER_REPLAY = (
+    "DROP TABLE seasons",
+    "DROP INDEX games_guild_ended",
     "ALTER TABLE tables DROP COLUMN thread_id",
     "DROP TABLE table_defaults",
     "ALTER TABLE player_prefs DROP COLUMN dm_channel_id",
