@@ -46,6 +46,9 @@ class Action(StrEnum):
     ABSENT_WAIT = "abswait"
     ABSENT_END = "absend"
     PLAY_AGAIN = "again"
+    REPLAY = "replay"
+    REPLAY_STEP = "rstep"
+    REPLAY_MOVE = "rmove"
 
 
 #: The host's answers about an absent player (the component's arg is the seat).

@@ -32,7 +32,7 @@ from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.text.safe import fit
-from bot.ui.panels import lobby_view, table_view
+from bot.ui.panels import lobby_view, round_view, table_view
 from bot.ui.widgets import view_signature
 from rummy_engine import Event, Phase, RoundResult
 
@@ -230,7 +230,7 @@ def round_draft(table: Table, result: RoundResult, locale: str) -> Draft:
     names = presenter.names_for(table)
     return _draft(
         presenter.round_end_text(table, result, names, locale),
-        None,
+        round_view(table, result.round_no, locale),
         presenter.round_end_scene(table, result, names, locale),
         f"round-{table.id}-{result.round_no}.png",
     )

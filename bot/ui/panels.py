@@ -75,8 +75,8 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
 
 def table_view(table: Table, locale: str) -> discord.ui.View | None:
     """The public table's buttons: draw, take the discard, see my hand; next round; once the
-    game is over, Play again only, for its players (a cancelled table, or one computers
-    played alone, shows no live button)."""
+    game is over, Play again and the whole game's Replay, for its players (a cancelled table,
+    or one computers played alone, shows no live button)."""
     game = table.game
     finished = game is not None and table.record.status == "finished"
     if finished and any(not s.is_computer for s in table.seats):
@@ -87,7 +87,8 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
                 Action.PLAY_AGAIN,
                 t("again.button", locale),
                 style=discord.ButtonStyle.success,
-            )
+            ),
+            TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg="0"),
         )
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
@@ -114,6 +115,14 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
         *absent_buttons(table, locale),
+    )
+
+
+def round_view(table: Table, round_no: int, locale: str) -> discord.ui.View:
+    """A round summary's one button: its round's replay (anyone may press it: it shows only
+    what the table showed)."""
+    return component_view(
+        TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg=str(round_no))
     )
 
 

@@ -9,6 +9,7 @@ from bot.services.actions import ABSENT_CHOICES, Action
 from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
+from bot.ui.replay import ReplayHandlers
 from bot.ui.widgets import Click, Router
 from rummy_engine.ai import Strength
 
@@ -36,6 +37,7 @@ LOBBY_PRESSES = SEATING | {
 
 def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
     """The router the table components are bound to."""
+    replays = ReplayHandlers(lobby.ui)
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
         try:
@@ -70,6 +72,11 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await lobby.decide_absent(interaction, tid, int(click.arg), ABSENT_CHOICES[action])
         elif action is Action.PLAY_AGAIN:
             await lobby.play_again(interaction, tid)
+        elif action is Action.REPLAY:
+            await replays.pressed(interaction, tid, click.arg)
+        elif action in (Action.REPLAY_STEP, Action.REPLAY_MOVE):
+            edit = action is Action.REPLAY_MOVE
+            await replays.step(interaction, tid, click.turn, click.arg, edit=edit)
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
         else:

@@ -182,6 +182,16 @@ def command_for(action: Action) -> tuple[str, dict[str, object]]:
     raise AssertionError(f"no command for {action!r}")
 
 
+def has_table_buttons(message: discord.Message) -> bool:
+    """Whether a message has a component other than a Replay button: the lobby, the table or
+    the final table, not a round summary (whose one button is its round's Replay)."""
+    return any(
+        ":replay:" not in (getattr(c, "custom_id", None) or "")
+        for row in message.components
+        for c in getattr(row, "children", [])
+    )
+
+
 async def play_step(world: World, rng: random.Random, *, by_timer: bool = False) -> Action:
     """Let the engine's simple player choose, then type it as the player whose turn it is."""
     table = await world.table()
@@ -193,7 +203,7 @@ async def play_step(world: World, rng: random.Random, *, by_timer: bool = False)
             await world.env.advance_time(31)
         else:
             host = world.member(table.record.host_id)
-            message = next(m for m in reversed(world.public_messages()) if m.components)
+            message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
             result = await host.click(message, label="Next round")
             assert result.acknowledged
     else:

@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.logs import configure_logging
 from rummy_engine import Phase
-from tests.discord.conftest import CARD_TOKEN, Crash, World, make_bot, play_step
+from tests.discord.conftest import CARD_TOKEN, Crash, World, has_table_buttons, make_bot, play_step
 from tests.discord.test_play_flow import R51_HANDS, scripted
 
 
@@ -41,7 +41,8 @@ def live_buttons(world: World) -> list[discord.Message]:
     return [
         m
         for m in world.public_messages()
-        if any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
+        if has_table_buttons(m)
+        and any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
     ]
 
 

@@ -159,10 +159,12 @@ async def table_violations(
             f"stored phase calls for {sorted({str(action_of(c[0])) for c in wanted if not c[2]})}"
         )
     for message in public:
-        if message.id != shown.id and live_actions(message, table_id):
+        # a round summary's Replay stays live: it shows the past, never asks for a move
+        live = live_actions(message, table_id) - {Action.REPLAY}
+        if message.id != shown.id and live:
             found.append(
                 f"table #{table_id} ({phase}): message {message.id} still has live buttons "
-                f"{sorted(a.value for a in live_actions(message, table_id))}: "
+                f"{sorted(a.value for a in live)}: "
                 f"{message.content[:80]!r}"
             )
     found += _notice_violations(table, refs, locale, public, await _followed(store, table))

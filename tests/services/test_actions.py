@@ -41,6 +41,9 @@ RELEASED_BUTTONS = {
     "rummy:7:0:abswait:1": Action.ABSENT_WAIT,
     "rummy:7:0:absend:1": Action.ABSENT_END,
     "rummy:7:0:again": Action.PLAY_AGAIN,
+    "rummy:7:0:replay:3": Action.REPLAY,
+    "rummy:7:0:rstep:3": Action.REPLAY_STEP,
+    "rummy:7:4:rmove:3_b": Action.REPLAY_MOVE,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,
