@@ -47,7 +47,7 @@ ALT_LIMIT = 1024
 @dataclass(frozen=True)
 class Moment:
     """One frame's worth of game: the deal of a round, a completed turn (with its events and
-    its number), or the round's end."""
+    its number in the round, from 1), or the round's end."""
 
     kind: str
     round_no: int
@@ -85,6 +85,7 @@ def moments(log: Log, wanted: frozenset[int] | None = None) -> list[Moment]:
     if keep:
         found.append(Moment("deal", game.round_no, game.copy()))
     turn: list[Event] = []
+    number = 0  # the turn's number within its round
     for action, stored in zip(log.actions, log.events, strict=True):
         before = (game.round_no, game.turn)
         game.apply(action_from_json(action))
@@ -94,12 +95,14 @@ def moments(log: Log, wanted: frozenset[int] | None = None) -> list[Moment]:
             keep = wanted is None or game.round_no in wanted
             if keep:
                 found.append(Moment("deal", game.round_no, game.copy()))
-            turn = []
+            turn, number = [], 0
             continue
         turn += stored
         ended = (game.round_no, game.turn) != before or game.phase not in (Phase.DRAW, Phase.PLAY)
+        if ended:
+            number += 1
         if ended and keep:
-            found.append(Moment("turn", before[0], game.copy(), before[1], tuple(turn)))
+            found.append(Moment("turn", before[0], game.copy(), number, tuple(turn)))
             if any(r.round_no == before[0] for r in game.results):
                 found.append(Moment("end", before[0], game.copy()))
         if ended:

@@ -58,9 +58,12 @@ def first_round(seed: int) -> tuple[Deal, list[dict[str, Any]]]:
     return deal, actions
 
 
-def played(deal: Deal, actions: list[dict[str, Any]]) -> tuple[replays.Log, Game]:
-    """The stored log of ``deal`` and ``actions`` (events as the engine gives them)."""
-    game = Game.new(Rules(Variant.R51, 2), 1, dealer=0, deal=deal)
+def played(
+    deal: Deal, actions: list[dict[str, Any]], seed: int = 1
+) -> tuple[replays.Log, Game]:
+    """The stored log of ``deal`` and ``actions`` (events as the engine gives them); ``seed``
+    deals the rounds after the first."""
+    game = Game.new(Rules(Variant.R51, 2), seed, dealer=0, deal=deal)
     genesis = game.genesis()
     events = []
     for action in actions:
