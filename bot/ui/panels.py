@@ -75,21 +75,20 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
 
 def table_view(table: Table, locale: str) -> discord.ui.View | None:
     """The public table's buttons: draw, take the discard, see my hand; next round; once the
-    game is over, Play again and the whole game's Replay, for its players (a cancelled table,
+    game is over, Play again and (once a round was played out) the whole game's Replay, for its
+    players (a cancelled table,
     or one computers played alone, shows no live button)."""
     game = table.game
     finished = game is not None and table.record.status == "finished"
     if finished and any(not s.is_computer for s in table.seats):
-        return component_view(
-            TableButton(
-                table.id,
-                0,
-                Action.PLAY_AGAIN,
-                t("again.button", locale),
-                style=discord.ButtonStyle.success,
-            ),
-            TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg="0"),
+        success = discord.ButtonStyle.success
+        again = TableButton(
+            table.id, 0, Action.PLAY_AGAIN, t("again.button", locale), style=success
         )
+        if game is None or not game.results:  # no round was played out: nothing to replay
+            return component_view(again)
+        replay = TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg="0")
+        return component_view(again, replay)
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
     tid, turn = table.id, game.turn

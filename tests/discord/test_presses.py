@@ -9,7 +9,7 @@ import pytest
 
 from bot.text import t
 from rummy_engine import Phase
-from tests.discord.conftest import World
+from tests.discord.conftest import World, has_table_buttons
 from tests.discord.test_play_flow import scripted
 
 LOBBY_LABELS = {"Join", "Join team A", "Join team B", "Leave", "Start", "Settings", "Cancel"}
@@ -62,7 +62,7 @@ async def test_next_round_pressed_on_the_table_shows_round_two_in_the_channel(
     if game.phase is not Phase.ROUND_OVER:
         await alice.slash(world.channel, "rummy discard", card=game.hands[0][0].text)
     assert (await world.table()).require_game().phase is Phase.ROUND_OVER
-    (table_message,) = [m for m in world.public_messages() if m.components]
+    (table_message,) = [m for m in world.public_messages() if has_table_buttons(m)]
     assert "Next round" in labels(table_message)
     pressed = await alice.click(table_message, label="Next round")
     assert pressed.ephemeral and pressed.response.content == t("you.done")

@@ -262,7 +262,8 @@ async def test_round_end_and_a_forfeit_in_round_two(world: World) -> None:
     summaries = [m for m in world.public_messages() if m.content.startswith("**") and "round 1" in m.content.split("\n")[0] and "table #" not in m.content]
     assert len(summaries) == 1, [m.content.split("\n")[0] for m in summaries]
     (final,) = live_buttons(world)
-    assert [c.label for row in final.components for c in row.children] == ["Play again"]
+    labels = [c.label for row in final.components for c in row.children]
+    assert labels == ["Play again", "Replay"], "round 1 was played out: the game has a replay"
     assert not notices(world)
 
 
