@@ -154,6 +154,9 @@ class RummyBot(commands.Bot):
             default_turn_timer=settings.turn_timer_minutes,
         )
         self.drawer = make_drawer(settings.drawing_processes)
+        # Replays draw apart (a process started on the first replay, or a renderer of their
+        # own): a whole game's GIF takes seconds, which no move's picture should wait behind.
+        self.replay_drawer = make_drawer(min(1, settings.drawing_processes))
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer
         )
@@ -166,7 +169,9 @@ class RummyBot(commands.Bot):
             remind=self.reconciler.remind,
             shards=settings.shards,
         )
-        self.ui = UiContext(self.tables, store, self.stats, self.reconciler, self.autoplay)
+        self.ui = UiContext(
+            self.tables, store, self.stats, self.reconciler, self.autoplay, self.replay_drawer
+        )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
 
     def _client_options(self, settings: Settings) -> dict[str, Any]:
@@ -283,6 +288,7 @@ class RummyBot(commands.Bot):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
             await self.drawer.close()
+            await self.replay_drawer.close()
             if not self._store_closed:
                 self._store_closed = True
                 await self.store.close()

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from bot.render.drawing import Drawer
 from bot.services.autoplay import Autoplay
 from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
@@ -23,6 +24,8 @@ class UiContext:
     stats: StatsService
     reconciler: Reconciler
     autoplay: Autoplay
+    #: Where replays are drawn (apart from the table pictures); None: with the pictures.
+    replay_drawer: Drawer | None = None
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

@@ -84,7 +84,8 @@ class ReplayHandlers:
         return replays.round_moments(table, moves, None if round_no == WHOLE_GAME else round_no)
 
     async def _draw(self, scene: ReplayScene) -> bytes:
-        return await self.ui.reconciler.pictures.drawer.png(scene)
+        drawer = self.ui.replay_drawer or self.ui.reconciler.pictures.drawer
+        return await drawer.png(scene)
 
     async def command(
         self, interaction: discord.Interaction, table_id: int | None, round_no: int | None

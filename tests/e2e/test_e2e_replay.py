@@ -60,4 +60,4 @@ async def test_a_round_summary_replay_answers_with_a_gif_drawn_in_a_process(
             with Image.open(io.BytesIO(gif.data)) as image:
                 frames = image.n_frames
             assert frames >= 3 and f"in {frames} frames" in (gif.description or "")
-            assert bot.drawer.pids, "drawn in a drawing process"  # type: ignore[attr-defined]
+            assert bot.replay_drawer.pids, "drawn in a drawing process of its own"  # type: ignore[attr-defined]
