@@ -134,6 +134,15 @@ def chosen_round(table: Table, asked: int | None) -> int:
     raise Refusal("replay.no_round", table=table.id, round=asked, last=done[-1])
 
 
+def chosen_game(table: Table) -> None:
+    """A whole game's replay is drawn once the game is over (its last round too)."""
+    game = table.game
+    if game is None or not game.results:
+        raise Refusal("replay.none_finished", table=table.id)
+    if game.phase is not Phase.GAME_OVER:
+        raise Refusal("replay.not_finished", table=table.id, round=game.round_no)
+
+
 # -- what each frame shows -----------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ in the text, anyone else the spectator's view only.
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 
 import discord
 
@@ -28,6 +29,8 @@ from bot.ui.widgets import TableButton, component_view
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 #: The round argument of a whole game's replay (the final table's button).
 WHOLE_GAME = 0
+#: Replays whose moments are kept for the step-through's presses (a round's: ~100 KB).
+MOMENTS_KEPT = 8
 
 
 def step_view(table_id: int, round_no: int, index: int, count: int, locale: str) -> discord.ui.View:
@@ -78,10 +81,23 @@ class ReplayHandlers:
 
     def __init__(self, ui: UiContext) -> None:
         self.ui = ui
+        self._kept: OrderedDict[tuple[int, int], list[replays.Moment]] = OrderedDict()
 
     async def _moments(self, table: Table, round_no: int) -> list[replays.Moment]:
-        moves = await self.ui.store.list_moves(table.id)
-        return replays.round_moments(table, moves, None if round_no == WHOLE_GAME else round_no)
+        """The moments of a finished round (or game), kept for the next presses: a round over
+        never changes, and each ◀ ▶ would otherwise read and replay the whole log again (30 ms
+        of the event loop for a long game)."""
+        key = (table.id, round_no)
+        found = self._kept.get(key)
+        if found is None:
+            moves = await self.ui.store.list_moves(table.id)
+            wanted = None if round_no == WHOLE_GAME else round_no
+            found = replays.round_moments(table, moves, wanted)
+            self._kept[key] = found
+            while len(self._kept) > MOMENTS_KEPT:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(key)
+        return found
 
     async def _draw(self, scene: ReplayScene) -> bytes:
         drawer = self.ui.replay_drawer or self.ui.reconciler.pictures.drawer
@@ -105,12 +121,17 @@ class ReplayHandlers:
         """A Replay button: a round summary's (its round) or the final table's (the game)."""
         await defer_private(interaction)
         table = await self.ui.tables.load(table_id)
-        round_no = round_of(arg)
-        if round_no != WHOLE_GAME:
-            round_no = replays.chosen_round(table, round_no)
-        elif table.game is None or not table.game.results:
-            raise Refusal("replay.none_finished", table=table.id)
+        round_no = self._chosen(table, arg)
         await self._send(interaction, table, round_no)
+
+    @staticmethod
+    def _chosen(table: Table, arg: str) -> int:
+        """The round a component names, once it is over (0: the whole game, once over)."""
+        round_no = round_of(arg)
+        if round_no == WHOLE_GAME:
+            replays.chosen_game(table)
+            return WHOLE_GAME
+        return replays.chosen_round(table, round_no)
 
     async def _send(self, interaction: discord.Interaction, table: Table, round_no: int) -> None:
         locale = await self.ui.tables.public_locale(table)
@@ -141,9 +162,7 @@ class ReplayHandlers:
         else:
             await defer_private(interaction)
         table = await self.ui.tables.load(table_id)
-        round_no = round_of(arg)
-        if round_no != WHOLE_GAME:
-            round_no = replays.chosen_round(table, round_no)
+        round_no = self._chosen(table, arg)
         found = await self._moments(table, round_no)
         index = min(max(index, 0), len(found) - 1)
         locale = await self.ui.tables.public_locale(table)

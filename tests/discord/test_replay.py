@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.app import RummyBot
 from rummy_engine import Phase
-from tests.discord.conftest import CARD_TOKEN, World, computer_turn, make_bot, play_step
+from tests.discord.conftest import World, computer_turn, make_bot, play_step
 from tests.discord.test_truth import crash_at
 
 RUNNING = (
@@ -109,45 +109,50 @@ async def test_replay_button_and_command_give_the_same_gif_and_a_running_round_i
     assert not running.response.attachments
 
 
+async def step_through(world: World, who: Any, summary: discord.Message) -> list[Any]:
+    """``who`` opens the step-through of ``summary``'s round and presses ▶ to its last frame:
+    each frame's text and still (bytes, description), read as shown after each press."""
+    gif = await who.click(summary, label="Replay")
+    count = frames((await gif_of(gif))[0])
+    step = await who.click(gif.response, label="Step through")
+    assert step.ephemeral
+    seen = []
+    for index in range(count):
+        if index:
+            moved = await who.click(step.response, label="▶")
+            assert moved.response.id == step.response.id, "the press edits its own message"
+        content = step.response.content
+        assert f"frame {index + 1} of {count}" in content
+        (picture,) = step.response.attachments
+        data = await picture.read()
+        assert data.startswith(b"\x89PNG") and picture.description
+        seen.append((content, data, picture.description))
+    back = await who.click(step.response, label="◀")
+    assert f"frame {count - 1} of {count}" in back.response.content
+    return seen
+
+
 async def test_step_through_edits_itself_and_shows_a_hand_only_to_its_player(
     world: World,
 ) -> None:
     alice, carol = world.players[0], world.players[2]
     await open_basic(world, rounds=2)
     await play_until(world, lambda g: g.phase is Phase.ROUND_OVER and g.round_no == 1)
-    table = await world.table()
     summary = round_summary(world, 1)
 
-    gif = await carol.click(summary, label="Replay")
-    count = frames((await gif_of(gif))[0])
     calls = crash_at(world.bot, None)
-    step = await carol.click(gif.response, label="Step through")
-    assert step.ephemeral and "frame 1 of" in step.response.content
-    assert "you see what the table showed, without any hand" in step.response.content
-    seen = []
-    for index in range(1, count):
-        moved = await carol.click(step.response, label="▶")
-        assert moved.response.id == step.response.id, "the press edits its own message"
-        content = step.response.content
-        assert f"frame {index + 1} of {count}" in content
-        assert "Your hand" not in content
-        (picture,) = step.response.attachments
-        assert (await picture.read()).startswith(b"\x89PNG") and picture.description
-        seen.append(content)
-    # the last frame is the round's end: every hand is public there, and only there
-    assert not any(CARD_TOKEN.search(c.split("\n", 1)[1]) for c in seen[:-1] if "Turn" not in c)
-    back = await carol.click(step.response, label="◀")
-    assert f"frame {count - 1} of {count}" in back.response.content
+    stranger = await step_through(world, carol, summary)
     assert calls == [], "the step-through uses the presses' own tokens only"
-
-    mine = await alice.click(
-        (await alice.click(summary, label="Replay")).response, label="Step through"
-    )
-    assert "Your hand then:" in mine.response.content
-    game = (await world.table()).require_game()
-    deal_hand = set(CARD_TOKEN.findall(mine.response.content.split("Your hand then:")[1]))
-    assert len(deal_hand) >= 1 and table.seat_of(alice.user.id) is not None
-    assert game.round_no >= 1
+    player = await step_through(world, alice, summary)
+    spectator = "You did not play this game: you see what the table showed, without any hand."
+    for (theirs, still, alt), (mine, my_still, my_alt) in zip(stranger, player, strict=True):
+        assert still == my_still and alt == my_alt, "every still is the table's public picture"
+        assert "Your hand" not in theirs and theirs.endswith("\n" + spectator)
+        assert spectator not in mine
+        # the player's text is the stranger's, with their own hand of that moment instead
+        assert theirs.removesuffix("\n" + spectator) == mine.split("\nYour hand then:")[0]
+    hands = [m for m, _, _ in player if "Your hand then:" in m]
+    assert len(hands) == len(player) - 1, "every frame but the round's end (hands shown there)"
 
 
 async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
