@@ -31,7 +31,7 @@ def simcord_bot(db_path: Path) -> RummyBot:
 
 
 def round_summary(world: World, round_no: int) -> discord.Message:
-    """The public message whose one button replays round ``round_no``."""
+    """The public message whose Replay shows round ``round_no`` (0: the final table's)."""
     return next(
         m
         for m in world.public_messages()
@@ -171,3 +171,24 @@ async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
     assert (await gif_of(pressed))[0] == before
     typed = await carol.slash(world.channel, "rummy replay", table=table.id, round=1)
     assert (await gif_of(typed))[0] == before
+
+    # the game goes on to its end: the final table's Replay shows the whole game
+    await play_until(world, lambda g: g.phase is Phase.GAME_OVER)
+    final = round_summary(world, 0)
+    assert "Play again" in [c.label for row in final.components for c in row.children]
+    whole = await carol.click(final, label="Replay")
+    data, attachment = await gif_of(whole)
+    count = frames(data)
+    assert whole.response.content == (
+        f"Replay of the whole game at table {table.id}: 2 rounds, {count} frames."
+    )
+    assert attachment.filename == f"replay-{table.id}-game.gif"
+    assert f"2 rounds in {count} frames" in (attachment.description or "")
+    first = frames(before)
+    with Image.open(io.BytesIO(data)) as image:  # round 1's frames open the game's replay
+        with Image.open(io.BytesIO(before)) as alone:
+            for index in range(first):
+                image.seek(index)
+                alone.seek(index)
+                shown = image.convert("RGB").crop((0, 0, *alone.size))  # felt below, if taller
+                assert shown.tobytes() == alone.convert("RGB").tobytes()
