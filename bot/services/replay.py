@@ -327,7 +327,18 @@ def step_alt(table: Table, found: Sequence[Moment], index: int, locale: str) -> 
         count=len(found),
         caption=caption(table, moment, locale),
     )
-    parts = [head, _melds_line(table, found[: index + 1], locale)]
-    if moment.kind == "end":
-        parts.append(_end_line(table, moment, locale))
+    if moment.kind == "end":  # the round's end shows the hands and totals, not the melds
+        parts = [head, _hands_line(table, moment, locale), _end_line(table, moment, locale)]
+    else:
+        parts = [head, _melds_line(table, found[: index + 1], locale)]
     return cut(" ".join(p for p in parts if p), ALT_LIMIT)
+
+
+def _hands_line(table: Table, moment: Moment, locale: str) -> str:
+    """Every hand left at the round's end, as its picture shows them."""
+    names = presenter.names_for(table)
+    hands = [
+        f"{names.name(seat)}: {format_cards(hand) if hand else t('round.no_cards', locale)}"
+        for seat, hand in enumerate(_result(moment).hands)
+    ]
+    return t("replay.alt.hands", locale, hands="; ".join(hands))

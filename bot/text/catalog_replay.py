@@ -30,6 +30,7 @@ REPLAY_EN: dict[str, str] = {
     "replay.alt.step": "Replay of {title}, round {round}, frame {frame} of {count}: {caption}",
     "replay.alt.melds": "Melds on the table: {melds}.",
     "replay.alt.no_melds": "No meld on the table.",
+    "replay.alt.hands": "Hands left: {hands}.",
     "replay.alt.end": "{headline} Totals: {totals}.",
     "command.replay": "Replay a finished round (GIF)",
     "command.replay.table": "Table number (default: this channel's)",

@@ -153,6 +153,10 @@ async def test_step_through_edits_itself_and_shows_a_hand_only_to_its_player(
         assert theirs.removesuffix("\n" + spectator) == mine.split("\nYour hand then:")[0]
     hands = [m for m, _, _ in player if "Your hand then:" in m]
     assert len(hands) == len(player) - 1, "every frame but the round's end (hands shown there)"
+    # each still's alt text names what it shows: the melds, or at the end the hands and totals
+    assert all("Hands left" not in alt for _, _, alt in player[:-1])
+    end = player[-1][2]
+    assert "Hands left: alice:" in end and "Totals:" in end and "Melds on the table" not in end
 
 
 async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
