@@ -36,7 +36,7 @@ from .encode import (
 from .fonts import Fonts
 from .hand import render_hand_image, render_hand_indexed
 from .indexed import Tiles, kept_rows
-from .replay import ReplayScene, captioned, gif_of, padded
+from .replay import Bodies, ReplayScene, captioned, gif_of, padded
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
@@ -141,11 +141,11 @@ class Renderer:
     def _frames(self, scene: ReplayScene) -> list[Image.Image]:
         """Each frame composed (RGB) under its caption; a still composes its first only."""
         chosen = scene.frames[:1] if scene.still else scene.frames
+        bodies = Bodies(self.fonts, self.sprites)
         images = []
-        for frame in chosen:
-            body = self.image(frame.scene)
+        for frame in chosen:  # the lock frame by frame: a picture may be drawn in between
             with self._lock:
-                images.append(captioned(frame, body, self.fonts))
+                images.append(captioned(frame, bodies.body(frame.scene), self.fonts))
         return images
 
     def _table(self, scene: TableScene, palette: Image.Image) -> bytes:
