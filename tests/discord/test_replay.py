@@ -196,3 +196,11 @@ async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
             alone.seek(index)
             shown = image.convert("RGB").crop((0, 0, *alone.size))
             assert shown.tobytes() == alone.convert("RGB").tobytes()
+    # the game is over, so the channel has no open table: /rummy replay asks which one
+    unnamed = await carol.slash(world.channel, "rummy replay")
+    assert unnamed.ephemeral and unnamed.response.content == (
+        "This channel has no open table: name the one to replay with the table option (its "
+        "number is in the table's title)."
+    )
+    named = await carol.slash(world.channel, "rummy replay", table=table.id)
+    assert (await gif_of(named))[1].filename == f"replay-{table.id}-2.gif", "its last round"
