@@ -9,7 +9,7 @@ Privacy, by construction: a frame of a running moment is drawn from the spectato
 presenter's table scene, no hand) with the scores the round started with (the round's ending
 turn changes the scores by what the hands held); only the round's end frame shows hands, which
 are public once the round is over. A player's own hand is added by the step-through only for
-that player (:func:`step_view`), never to a picture anyone else receives.
+that player (:func:`step_text`, in words), never to a picture anyone receives.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ class Log:
 
     @classmethod
     def of(cls, moves: Sequence[MoveRecord]) -> Log:
-        if not moves:
-            raise Refusal("replay.no_game")
+        if not moves:  # a started table always has its start_game move
+            raise ValueError("a replay needs the game's first move")
         genesis = json.loads(moves[0].action_json)["genesis"]
         actions = tuple(json.loads(m.action_json) for m in moves[1:])
         events = tuple(tuple(Event(**e) for e in json.loads(m.events_json)) for m in moves[1:])
