@@ -116,6 +116,8 @@ class ReplayHandlers:
             except Refusal:
                 raise Refusal("replay.which_table") from None
         table = await self.ui.tables.load(table_id)
+        if table.record.guild_id != interaction.guild_id:  # another server's table is not told
+            raise Refusal("table.not_found", table=table_id)
         await self._send(interaction, table, replays.chosen_round(table, round_no))
 
     async def pressed(self, interaction: discord.Interaction, table_id: int, arg: str) -> None:

@@ -202,5 +202,9 @@ async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
         "This channel has no open table: name the one to replay with the table option (its "
         "number is in the table's title)."
     )
+    other = world.env.create_guild("Other Club")
+    mallory = other.add_member(world.env.create_user("mallory"))
+    away = await mallory.slash(other.create_text_channel("cards"), "rummy replay", table=table.id)
+    assert away.ephemeral and away.response.content == f"There is no table #{table.id}."
     named = await carol.slash(world.channel, "rummy replay", table=table.id)
     assert (await gif_of(named))[1].filename == f"replay-{table.id}-2.gif", "its last round"
