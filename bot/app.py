@@ -156,6 +156,9 @@ class RummyBot(commands.Bot):
             default_turn_timer=settings.turn_timer_minutes,
         )
         self.drawer = make_drawer(settings.drawing_processes)
+        # Replays draw apart (a process started on the first replay, or a renderer of their
+        # own): a whole game's GIF takes seconds, which no move's picture should wait behind.
+        self.replay_drawer = make_drawer(min(1, settings.drawing_processes))
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer
         )
@@ -173,7 +176,13 @@ class RummyBot(commands.Bot):
         )
         self.stats.after_rated = self.seasons.note_game
         self.ui = UiContext(
-            self.tables, store, self.stats, self.reconciler, self.autoplay, self.seasons
+            self.tables,
+            store,
+            self.stats,
+            self.reconciler,
+            self.autoplay,
+            self.seasons,
+            self.replay_drawer,
         )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
 
@@ -294,6 +303,7 @@ class RummyBot(commands.Bot):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
             await self.drawer.close()
+            await self.replay_drawer.close()
             if not self._store_closed:
                 self._store_closed = True
                 await self.store.close()

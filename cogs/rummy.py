@@ -23,6 +23,7 @@ from bot.ui.commands import choice, describe_all, optional_choices, plain, text
 from bot.ui.context import UiContext
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
+from bot.ui.replay import ReplayHandlers
 from bot.ui.routes import make_router
 from bot.ui.server_defaults import DefaultsHandlers
 from bot.ui.widgets import bound_items
@@ -72,6 +73,7 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
 
     def __init__(self, ui: UiContext, lobby: LobbyHandlers, play: PlayHandlers) -> None:
         self.ui, self.lobby, self.play_ = ui, lobby, play
+        self.replays = ReplayHandlers(ui)
         self.suggest = Suggestions(ui.tables)
         self.defaults = DefaultsHandlers(ui)
 
@@ -241,6 +243,16 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         await self.play_.set_prefs(
             interaction, four_colour=four_colour, sort=sort.value if sort else None
         )
+
+    @app_commands.command(name="replay", description=text("command.replay"))
+    @describe_all("replay", "table", "round")
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        table: app_commands.Range[int, 1] | None = None,
+        round: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
+        await self.replays.command(interaction, table, round)
 
     # -- leaderboards -----------------------------------------------------------------------------
 

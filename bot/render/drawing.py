@@ -23,6 +23,7 @@ from collections import deque
 from typing import Protocol
 
 from .renderer import Renderer, Scene
+from .replay import ReplayScene
 from .worker import HEADER, OK, write_frame
 
 #: How long a drawing process may take to leave once told to.
@@ -197,4 +198,6 @@ async def _frame(stream: asyncio.StreamReader) -> tuple[int, bytes]:
 
 def _portable(scene: Scene) -> Scene:
     """The scene as it can be pickled: its labels are a read-only mapping proxy."""
+    if isinstance(scene, ReplayScene):
+        return scene.portable()
     return dataclasses.replace(scene, labels=dict(scene.labels))

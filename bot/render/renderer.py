@@ -36,6 +36,7 @@ from .encode import (
 from .fonts import Fonts
 from .hand import render_hand_image, render_hand_indexed
 from .indexed import Tiles, kept_rows
+from .replay import Bodies, ReplayScene, captioned, gif_of, padded
 from .round_end import render_round_end_image
 from .scene import HandScene, RoundEndScene, TableScene
 from .sprites import CardSprites
@@ -48,7 +49,7 @@ from .table import (
     render_table_image,
 )
 
-Scene = HandScene | TableScene | RoundEndScene
+Scene = HandScene | TableScene | RoundEndScene | ReplayScene
 
 
 class Renderer:
@@ -78,7 +79,9 @@ class Renderer:
     # -- images (RGB, before encoding): used by tests and the benchmark --------------------
 
     def image(self, scene: Scene) -> Image.Image:
-        """The composed RGB image of any scene."""
+        """The composed RGB image of any scene (a replay's: its first frame)."""
+        if isinstance(scene, ReplayScene):
+            return self._frames(scene)[0]
         with self._lock:
             if isinstance(scene, HandScene):
                 return render_hand_image(scene, self.fonts, self.sprites)
@@ -113,6 +116,8 @@ class Renderer:
     def render(self, scene: Scene) -> bytes:
         """PNG of ``scene``. A hand (drawn on every move) is composed in palette indexes; a
         table's header and melds bands are kept deflated (see :meth:`_table`)."""
+        if isinstance(scene, ReplayScene):
+            return self.replay(scene)
         palette = self.palette()
         if palette is None or isinstance(scene, RoundEndScene):
             return self.encode(self.image(scene))
@@ -123,6 +128,25 @@ class Renderer:
                 )
             return palette_png(indexed, self.compress_level)
         return self._table(scene, palette)
+
+    def replay(self, scene: ReplayScene) -> bytes:
+        """A replay's GIF (:mod:`bot.render.replay`), or its first frame as a PNG (``still``)."""
+        if scene.still:
+            return self.encode(self._frames(scene)[0])
+        palette = self.palette()
+        assert palette is not None, "a replay is drawn on the shipped palette"
+        frames = padded(self._frames(scene), palette)
+        return gif_of(frames, [f.duration_ms for f in scene.frames])
+
+    def _frames(self, scene: ReplayScene) -> list[Image.Image]:
+        """Each frame composed (RGB) under its caption; a still composes its first only."""
+        chosen = scene.frames[:1] if scene.still else scene.frames
+        bodies = Bodies(self.fonts, self.sprites)
+        images = []
+        for frame in chosen:  # the lock frame by frame: a picture may be drawn in between
+            with self._lock:
+                images.append(captioned(frame, bodies.body(frame.scene), self.fonts))
+        return images
 
     def _table(self, scene: TableScene, palette: Image.Image) -> bytes:
         """Three bands: the header and the melds kept deflated by what they show (a turn

@@ -54,6 +54,9 @@ class Action(StrEnum):
     DEFAULTS_VALUE = "defval"
     # the round summary's "Review my round" (answered only to the presser)
     REVIEW = "review"
+    REPLAY = "replay"
+    REPLAY_STEP = "rstep"
+    REPLAY_MOVE = "rmove"
 
 
 #: The host's answers about an absent player (the component's arg is the seat).

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot import render
 from bot.render.layout import order_hand
+from bot.render.renderer import Scene
 from bot.text import t
 from bot.text.safe import ELLIPSIS
 from rummy_engine import Card, format_cards
@@ -329,12 +330,11 @@ def describe_round_end(scene: render.RoundEndScene, locale: str, limit: int = AL
 # -- any picture --------------------------------------------------------------------------------
 
 
-def describe(
-    scene: render.TableScene | render.HandScene | render.RoundEndScene, locale: str
-) -> str:
+def describe(scene: Scene, locale: str) -> str:
     """The description of any of the bot's scenes, in ``locale``, within Discord's limit. A new
     kind of picture adds its own ``describe_<kind>`` here (an unknown scene is an error, never
-    a picture sent without its description)."""
+    a picture sent without its description). A replay is described where it is drawn
+    (:mod:`bot.services.replay`, which knows the log it retells), never through a draft."""
     if isinstance(scene, render.TableScene):
         return describe_table(scene, locale)
     if isinstance(scene, render.HandScene):

@@ -36,6 +36,7 @@ from bot.text.catalog_cli import CLI_EN
 from bot.text.catalog_commands import COMMANDS_EN
 from bot.text.catalog_defaults import DEFAULTS_EN
 from bot.text.catalog_game import GAME_EN
+from bot.text.catalog_replay import REPLAY_EN
 from bot.text.catalog_review import REVIEW_EN
 from bot.text.catalog_seasons import SEASONS_EN
 from bot.text.catalog_stats import STATS_EN
@@ -112,6 +113,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         **REVIEW_EN,
         **THREADS_EN,
         **SEASONS_EN,
+        **REPLAY_EN,
     }
 )
 #: Kept for callers that read the English catalogue by language.

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from bot.render.drawing import Drawer
 from bot.services.autoplay import Autoplay
 from bot.services.seasons import SeasonService
 from bot.services.stats import StatsService
@@ -25,6 +26,8 @@ class UiContext:
     reconciler: Reconciler
     autoplay: Autoplay
     seasons: SeasonService
+    #: Where replays are drawn (apart from the table pictures); None: with the pictures.
+    replay_drawer: Drawer | None = None
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

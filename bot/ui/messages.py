@@ -32,9 +32,9 @@ from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.text.safe import fit
-from bot.ui.panels import lobby_view, table_view
+from bot.ui.panels import lobby_view, round_view, table_view
 from bot.ui.review import review_button
-from bot.ui.widgets import component_view, view_signature
+from bot.ui.widgets import view_signature
 from rummy_engine import Event, Phase, RoundResult
 
 Painter = Callable[[], Awaitable[bytes]]
@@ -240,7 +240,7 @@ def round_draft(table: Table, result: RoundResult, locale: str) -> Draft:
     buttons = [b for b in (review_button(table, result.round_no, locale),) if b is not None]
     return _draft(
         presenter.round_end_text(table, result, names, locale),
-        component_view(*buttons) if buttons else None,
+        round_view(table, result.round_no, locale, *buttons),
         presenter.round_end_scene(table, result, names, locale),
         f"round-{table.id}-{result.round_no}.png",
         locale=locale,

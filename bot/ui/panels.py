@@ -76,20 +76,20 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View | None:
 
 def table_view(table: Table, locale: str) -> discord.ui.View | None:
     """The public table's buttons: draw, take the discard, see my hand; next round; once the
-    game is over, Play again only, for its players (a cancelled table, or one computers
-    played alone, shows no live button)."""
+    game is over, Play again and (once a round was played out) the whole game's Replay, for its
+    players (a cancelled table,
+    or one computers played alone, shows no live button)."""
     game = table.game
     finished = game is not None and table.record.status == "finished"
     if finished and any(not s.is_computer for s in table.seats):
-        return component_view(
-            TableButton(
-                table.id,
-                0,
-                Action.PLAY_AGAIN,
-                t("again.button", locale),
-                style=discord.ButtonStyle.success,
-            )
+        success = discord.ButtonStyle.success
+        again = TableButton(
+            table.id, 0, Action.PLAY_AGAIN, t("again.button", locale), style=success
         )
+        if game is None or not game.results:  # no round was played out: nothing to replay
+            return component_view(again)
+        replay = TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg="0")
+        return component_view(again, replay)
     if game is None or game.phase is Phase.GAME_OVER or table.record.status != "active":
         return None
     tid, turn = table.id, game.turn
@@ -115,6 +115,15 @@ def table_view(table: Table, locale: str) -> discord.ui.View | None:
             tid, turn, Action.HAND, t("button.hand", locale), style=discord.ButtonStyle.success
         ),
         *absent_buttons(table, locale),
+    )
+
+
+def round_view(table: Table, round_no: int, locale: str, *more: TableButton) -> discord.ui.View:
+    """A round summary's buttons: its round's replay (anyone may press it: it shows only what
+    the table showed), then ``more`` (the review, answered only to its presser)."""
+    return component_view(
+        TableButton(table.id, 0, Action.REPLAY, t("replay.button", locale), arg=str(round_no)),
+        *more,
     )
 
 
@@ -201,9 +210,7 @@ def end_select(
     and the cards (``3_JK``), well within Discord's 100 characters for one lay-off."""
     game = table.require_game()
     options = [
-        discord.SelectOption(
-            label=t(f"select.end.{end.value}", locale, card=card), value=end.value
-        )
+        discord.SelectOption(label=t(f"select.end.{end.value}", locale, card=card), value=end.value)
         for end, card in labels.items()
     ]
     arg = f"{meld}_{encode(cards)}"

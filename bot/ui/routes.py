@@ -9,6 +9,7 @@ from bot.services.actions import ABSENT_CHOICES, Action
 from bot.services.refusal import Refusal
 from bot.ui.lobby import LobbyHandlers
 from bot.ui.play import PlayHandlers
+from bot.ui.replay import ReplayHandlers
 from bot.ui.review import ReviewHandlers
 from bot.ui.server_defaults import DEFAULTS_ACTIONS, DefaultsHandlers
 from bot.ui.widgets import Click, Router
@@ -40,6 +41,7 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
     """The router the table components are bound to."""
     defaults = DefaultsHandlers(lobby.ui)
     review = ReviewHandlers(play.ui.tables, play.ui.store)
+    replays = ReplayHandlers(lobby.ui)
 
     async def route(interaction: discord.Interaction, click: Click) -> None:
         try:
@@ -78,6 +80,11 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await lobby.play_again(interaction, tid)
         elif action is Action.REVIEW:
             await review.review(interaction, tid, int(click.arg or 0))
+        elif action is Action.REPLAY:
+            await replays.pressed(interaction, tid, click.arg)
+        elif action in (Action.REPLAY_STEP, Action.REPLAY_MOVE):
+            edit = action is Action.REPLAY_MOVE
+            await replays.step(interaction, tid, click.turn, click.arg, edit=edit)
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
         else:

@@ -184,10 +184,24 @@ def command_for(action: Action) -> tuple[str, dict[str, object]]:
     raise AssertionError(f"no command for {action!r}")
 
 
+#: The custom_id part of a round summary's own buttons.
+SUMMARY_ID = re.compile(r":(replay|review):")
+
+
 def has_button(message: discord.Message, label: str) -> bool:
     """Whether ``message`` shows a button labelled ``label`` (round summaries carry buttons of
     their own, so "the newest message with components" is no longer the table message)."""
     return any(c.label == label for row in message.components for c in row.children)
+
+
+def has_table_buttons(message: discord.Message) -> bool:
+    """Whether a message has a component other than a round summary's own (Replay, Review my
+    round): the lobby, the table or the final table, not a round summary."""
+    return any(
+        not SUMMARY_ID.search(getattr(c, "custom_id", None) or "")
+        for row in message.components
+        for c in getattr(row, "children", [])
+    )
 
 
 async def play_step(world: World, rng: random.Random, *, by_timer: bool = False) -> Action:
@@ -201,7 +215,9 @@ async def play_step(world: World, rng: random.Random, *, by_timer: bool = False)
             await world.env.advance_time(31)
         else:
             host = world.member(table.record.host_id)
-            message = next(m for m in reversed(world.public_messages()) if has_button(m, "Next round"))
+            message = next(
+                m for m in reversed(world.public_messages()) if has_button(m, "Next round")
+            )
             result = await host.click(message, label="Next round")
             assert result.acknowledged
     else:

@@ -15,7 +15,7 @@ import pytest
 from bot.app import RummyBot
 from bot.storage.base import GLOBAL_SCOPE
 from rummy_engine import Phase, StartRound, action_from_json
-from tests.discord.conftest import World, make_bot
+from tests.discord.conftest import World, has_table_buttons, make_bot
 
 #: Seat strengths of the 2v2 table, as the host adds them (team, strength).
 COMPUTERS = [(0, "strong"), (1, "easy"), (0, "normal"), (1, "strong")]
@@ -39,7 +39,7 @@ def simcord_bot(db_path: Path) -> RummyBot:
 
 
 def lobby_message(world: World) -> discord.Message:
-    return next(m for m in reversed(world.public_messages()) if m.components)
+    return next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
 
 
 def table_message(world: World) -> discord.Message:

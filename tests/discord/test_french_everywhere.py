@@ -27,7 +27,7 @@ from bot.app import RummyBot
 from bot.render.scene import HandScene, RoundEndScene, TableScene
 from bot.text import ENGLISH, TRANSLATIONS, t
 from rummy_engine import Phase
-from tests.discord.conftest import World, make_bot, play_step
+from tests.discord.conftest import World, has_table_buttons, make_bot, play_step
 from tests.discord.test_french import speak
 
 FRENCH = TRANSLATIONS["fr"]
@@ -186,7 +186,7 @@ def simcord_bot(db_path: Path) -> RummyBot:
 
 
 def lobby(world: World) -> Any:
-    return next(m for m in reversed(world.public_messages()) if m.components)
+    return next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
 
 
 def table_message(world: World) -> Any:

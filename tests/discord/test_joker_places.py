@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.conftest import World
+from tests.discord.conftest import World, has_table_buttons
 from tests.discord.test_play_flow import R51_HANDS, _pick_id, _values, scripted
 
 
@@ -26,7 +26,7 @@ def _first_joker(panel: Any) -> str:
 
 async def open_panel(world: World, hand: str) -> Any:
     await scripted(world, "r51", "1v1", [hand, R51_HANDS[1]])
-    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    table_message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
     return await world.players[0].click(table_message, label="Show my hand")
 
 

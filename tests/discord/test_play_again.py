@@ -16,7 +16,7 @@ import pytest
 from bot.app import RummyBot
 from bot.services.refusal import Refusal
 from rummy_engine import Phase
-from tests.discord.conftest import World, computer_turn, make_bot, play_step
+from tests.discord.conftest import World, computer_turn, has_table_buttons, make_bot, play_step
 from tests.discord.test_truth import crash_at
 
 NOT_PLAYED = (
@@ -41,7 +41,7 @@ def table_message(world: World, table_id: int) -> discord.Message:
     return next(
         m
         for m in reversed(world.public_messages())
-        if not any(a.filename.startswith("round-") for a in m.attachments)
+        if has_table_buttons(m)
         for row in m.components
         for c in getattr(row, "children", [])
         if (getattr(c, "custom_id", None) or "").startswith(prefix)

@@ -11,7 +11,7 @@ import discord
 from bot.services import moves
 from bot.services.tables import Table
 from rummy_engine import Deal, Phase, Rules, Variant
-from tests.discord.conftest import CARD_TOKEN, World, make_bot
+from tests.discord.conftest import CARD_TOKEN, World, has_table_buttons, make_bot
 from tests.engine.helpers import CardPool
 
 
@@ -116,7 +116,7 @@ async def test_hand_panel_lay_and_discard_with_buttons(world: World) -> None:
     hands = ["Jh Qh Kh Js Jd Jc 9s 9d 3c 4d 6h", "2d 3d 4d 9h 9c 5c 6c 7c 8h 8d 2h 3s 4h"]
     await scripted(world, "r51", "1v1", hands)
     alice = world.players[0]
-    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    table_message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
     panel = await alice.click(table_message, label="Show my hand")
     assert panel.ephemeral and panel.response.attachments[0].filename.startswith("hand-")
     wanted = ["Js", "Jh", "Qh", "Kh", "Jd", "Jc"]
@@ -154,7 +154,7 @@ async def test_stale_and_double_clicks(world: World) -> None:
     await scripted(world, "r51", "1v1", R51_HANDS, dealer=1, stock_top="Ac 5c 8d")
     alice, bob = world.players[:2]
     await bob.slash(world.channel, "rummy discard", card="2s")
-    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    table_message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
     old_panel = await alice.click(table_message, label="Show my hand")
     first = await alice.click(table_message, label="Draw")
     second = await alice.click(old_panel.response, label="Draw")
@@ -230,7 +230,7 @@ async def restart_mid_turn_keeps_buttons_working(world: World, db: Path | str) -
     await scripted(world, "r51", "1v1", hands, dealer=1)
     alice, bob = world.players[:2]
     await bob.slash(world.channel, "rummy discard", card="2s")
-    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    table_message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
     old = world.env.bot
     await world.env.restart_bot(make_bot(db))
     await old.close()
@@ -322,7 +322,7 @@ async def test_late_publication_never_rewinds_the_table(world: World) -> None:
     newer = await tables.act(table.id, bob.user.id, moves.draw())
     await world.bot.reconciler.publish(newer.table, events=newer.events)
     await world.bot.reconciler.publish(older.table, events=older.events)
-    table_message = next(m for m in reversed(world.public_messages()) if m.components)
+    table_message = next(m for m in reversed(world.public_messages()) if has_table_buttons(m))
     assert f"<@{bob.user.id}> to play: lay down or discard." in table_message.content
     dm = alice.user.dm_channel.history()[-1].content
     assert "3♣" not in dm, "alice's private hand follows her discard even when published late"

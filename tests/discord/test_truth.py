@@ -15,7 +15,7 @@ import pytest
 from bot.config import Settings
 from bot.logs import configure_logging
 from rummy_engine import Phase
-from tests.discord.conftest import CARD_TOKEN, Crash, World, make_bot, play_step
+from tests.discord.conftest import CARD_TOKEN, Crash, World, has_table_buttons, make_bot, play_step
 from tests.discord.test_play_flow import R51_HANDS, scripted
 
 
@@ -42,8 +42,8 @@ def live_buttons(world: World) -> list[discord.Message]:
     return [
         m
         for m in world.public_messages()
-        if any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
-        and not any(a.filename.startswith("round-") for a in m.attachments)
+        if has_table_buttons(m)
+        and any(not getattr(c, "disabled", True) for row in m.components for c in row.children)
     ]
 
 
@@ -263,7 +263,8 @@ async def test_round_end_and_a_forfeit_in_round_two(world: World) -> None:
     summaries = [m for m in world.public_messages() if m.content.startswith("**") and "round 1" in m.content.split("\n")[0] and "table #" not in m.content]
     assert len(summaries) == 1, [m.content.split("\n")[0] for m in summaries]
     (final,) = live_buttons(world)
-    assert [c.label for row in final.components for c in row.children] == ["Play again"]
+    labels = [c.label for row in final.components for c in row.children]
+    assert labels == ["Play again", "Replay"], "round 1 was played out: the game has a replay"
     assert not notices(world)
 
 

@@ -50,8 +50,9 @@ PUBLIC_ONLY = frozenset(
         Action.ABSENT_END,
     }
 )
-#: The buttons a round summary keeps for good (each answers privately, from the move log).
-SUMMARY_ACTIONS = frozenset({Action.REVIEW})
+#: Buttons a round summary keeps live: they show the past (Replay) or answer only the presser
+#: (Review my round), never ask for a move.
+SUMMARY_ACTIONS = frozenset({Action.REVIEW, Action.REPLAY})
 LOBBY_ACTIONS = PUBLIC_ONLY - {
     Action.HAND,
     Action.NEXT_ROUND,

@@ -155,6 +155,7 @@ SMALL = {
     "bench_load.py": {"--tables": "2", "--seconds": "2", "--settle": "1"},
     "bench_leaderboard.py": {"--players": "2000", "--games": "5000", "--runs": "3"},
     "bench_store_commit.py": {"--commits": "20"},
+    "bench_replay.py": {"--games": "1"},
 }
 #: Scripts without a size to make small: what runs instead of the documented arguments.
 SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"]}

@@ -44,6 +44,9 @@ RELEASED_BUTTONS = {
     "rummy:0:0:defscope:c": Action.DEFAULTS_SCOPE,
     "rummy:0:0:defclear:s": Action.DEFAULTS_CLEAR,
     "rummy:7:0:review:2": Action.REVIEW,
+    "rummy:7:0:replay:3": Action.REPLAY,
+    "rummy:7:0:rstep:3": Action.REPLAY_STEP,
+    "rummy:7:4:rmove:3_b": Action.REPLAY_MOVE,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,
