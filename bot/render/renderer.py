@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 from . import examples
+from .chart import ChartScene, render_chart_image
 from .encode import (
     COMPRESS_LEVEL,
     PALETTE_COLOURS,
@@ -48,7 +49,7 @@ from .table import (
     render_table_image,
 )
 
-Scene = HandScene | TableScene | RoundEndScene
+Scene = HandScene | TableScene | RoundEndScene | ChartScene
 
 
 class Renderer:
@@ -84,6 +85,8 @@ class Renderer:
                 return render_hand_image(scene, self.fonts, self.sprites)
             if isinstance(scene, TableScene):
                 return render_table_image(scene, self.fonts, self.sprites)
+            if isinstance(scene, ChartScene):
+                return render_chart_image(scene, self.fonts)
             return render_round_end_image(scene, self.fonts, self.sprites)
 
     def palette(self) -> Image.Image | None:
@@ -114,7 +117,7 @@ class Renderer:
         """PNG of ``scene``. A hand (drawn on every move) is composed in palette indexes; a
         table's header and melds bands are kept deflated (see :meth:`_table`)."""
         palette = self.palette()
-        if palette is None or isinstance(scene, RoundEndScene):
+        if palette is None or isinstance(scene, RoundEndScene | ChartScene):
             return self.encode(self.image(scene))
         if isinstance(scene, HandScene):
             with self._lock:

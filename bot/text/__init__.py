@@ -31,6 +31,7 @@ from babel import Locale
 from babel.messages.pofile import read_po
 
 from bot.text.catalog_again import AGAIN_EN
+from bot.text.catalog_charts import CHARTS_EN
 from bot.text.catalog_cli import CLI_EN
 from bot.text.catalog_commands import COMMANDS_EN
 from bot.text.catalog_game import GAME_EN
@@ -95,7 +96,7 @@ def _available() -> dict[str, Translation]:
 #: The English catalogue. The engine writes its refusals once, in English; the bot serves them
 #: through this same function so a translation covers them like any other sentence.
 ENGLISH: Mapping[str, str] = MappingProxyType(
-    {**ENGINE_EN, **GAME_EN, **STATS_EN, **CLI_EN, **COMMANDS_EN, **AGAIN_EN}
+    {**ENGINE_EN, **GAME_EN, **STATS_EN, **CLI_EN, **COMMANDS_EN, **AGAIN_EN, **CHARTS_EN}
 )
 #: Kept for callers that read the English catalogue by language.
 MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType({DEFAULT_LOCALE: ENGLISH})
