@@ -16,22 +16,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import Fonts
 from .paint import fit, fit_size, text_width
+from .scene import CHART_LABELS
 from .theme import BLACK, FELT, FELT_DARK, FELT_LINE, GOLD, RGB, TEXT, TEXT_DIM, team_colour
-
-#: Chart labels: key -> English template (the service passes translated ones).
-CHART_LABELS: Mapping[str, str] = MappingProxyType(
-    {
-        "x_axis": "Round",  # under the x axis
-        "y_axis": "Points",  # over the y axis
-        "limit": "Limit {limit}",  # {limit}: the score that ends the game
-    }
-)
 
 WIDTH = 760
 MARGIN = 16
@@ -330,9 +321,8 @@ def spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[flo
     placed: list[float] = []
     for y in ys:
         placed.append(max(y, low, placed[-1] + gap if placed else low))
-    overflow = placed[-1] - high if placed else 0
-    if overflow > 0:
-        placed = [y - overflow for y in placed]
+    if placed and placed[-1] > high:  # back up from the bottom, as far as it takes
+        placed[-1] = high
         for i in range(len(placed) - 2, -1, -1):
             placed[i] = min(placed[i], placed[i + 1] - gap)
     return placed

@@ -1,0 +1,145 @@
+"""The charts (bot/render/chart.py and their words in bot/services/charts.py): the same chart is
+the same bytes, small (at most 30 KB) even for a long game of six, each side's line in its team
+colour with its name at its end, labels that never overlap, words in the reader's language and
+alt text within Discord's 1,024 characters."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+
+import pytest
+from PIL import Image
+
+from bot.render import Renderer
+from bot.render.chart import MARGIN, WIDTH, ChartScene, ChartSeries, spread
+from bot.render.encode import mapped
+from bot.render.theme import GOLD, team_colour
+from bot.services.charts import ALT_LIMIT, alt_text
+from bot.text import t
+
+MAX_BYTES = 30 * 1024
+NAMES = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Farouk")
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    return Renderer()
+
+
+def scores(sides: int, rounds: int, seed: int = 1, step: int = 40) -> tuple[ChartSeries, ...]:
+    rng = random.Random(seed)
+    series = []
+    for side in range(sides):
+        values = [0]
+        for _ in range(rounds):
+            values.append(values[-1] + rng.randint(0, step))
+        series.append(ChartSeries(NAMES[side], tuple(values), side))
+    return tuple(series)
+
+
+def labels(locale: str, limit: int) -> dict[str, str]:
+    return {
+        "x_axis": t("charts.round", locale),
+        "y_axis": t("charts.points", locale),
+        "limit": t("charts.limit", locale, limit=limit),
+    }
+
+
+def score_scene(sides: int, rounds: int, locale: str = "en", limit: int | None = 251) -> ChartScene:
+    title = t("charts.score_title", locale, title="Rummy 51 1v1 · table #12")
+    return ChartScene(title, scores(sides, rounds), 0, limit, labels(locale, limit or 0))
+
+
+def opened(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def colours_of(image: Image.Image) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in image.getcolors(maxcolors=1 << 16) or []}
+
+
+def shown(renderer: Renderer, colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """What ``colour`` becomes in a picture: its nearest colour of the shared palette."""
+    palette = renderer.palette()
+    assert palette is not None
+    pixel = mapped(Image.new("RGB", (1, 1), colour), palette).convert("RGB").getpixel((0, 0))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def test_the_same_chart_is_the_same_bytes_in_a_fresh_renderer(renderer: Renderer) -> None:
+    scene = score_scene(2, 9)
+    assert renderer.render(scene) == Renderer().render(scene)
+    assert renderer.render(scene) != renderer.render(score_scene(2, 8))
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4, 5, 6])
+def test_every_side_has_its_line_in_its_colour_and_the_chart_is_small(
+    renderer: Renderer, sides: int
+) -> None:
+    png = renderer.render(score_scene(sides, 9, limit=None if sides > 2 else 251))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) <= MAX_BYTES
+    image = opened(png)
+    assert image.width == WIDTH
+    found = colours_of(image)
+    assert all(shown(renderer, team_colour(side)) in found for side in range(sides))
+    assert (shown(renderer, GOLD) in found) == (
+        sides == 2
+    )  # the limit's dashed line (Basic has no limit)
+
+
+def test_a_long_game_of_six_stays_under_30_kb(renderer: Renderer) -> None:
+    png = renderer.render(score_scene(6, 60))
+    assert len(png) <= MAX_BYTES
+    assert opened(png).width == WIDTH
+
+
+def test_a_one_round_game_and_a_single_rating_draw(renderer: Renderer) -> None:
+    one = ChartScene("x", (ChartSeries("Alice", (0, 40), 0), ChartSeries("Bob", (0, 0), 1)))
+    rating = ChartScene("y", (ChartSeries("Rummy 51", (1012,), 0),), x_start=1)
+    for scene in (one, rating):
+        assert len(renderer.render(scene)) <= MAX_BYTES
+
+
+def test_french_words_change_the_picture(renderer: Renderer) -> None:
+    english, french = score_scene(2, 5, "en"), score_scene(2, 5, "fr")
+    assert french.labels["x_axis"] == "Manche" and french.labels["limit"] == "Limite 251"
+    assert french.title.startswith("Scores par manche")
+    assert renderer.render(english) != renderer.render(french)
+
+
+def test_labels_at_line_ends_are_spread_apart_within_the_plot() -> None:
+    placed = spread([100, 101, 102, 300, 301, 599], 26, 13, 400)
+    assert all(b - a >= 26 for a, b in itertools.pairwise(placed))
+    assert placed[:3] == [100, 126, 152] and placed[-1] == 400
+    assert spread([50, 200], 26, 13, 400) == [50, 200]  # apart already: not moved
+
+
+def test_end_labels_fit_the_picture(renderer: Renderer) -> None:
+    """The rightmost ink of a six-side chart with a long name stays inside the margin."""
+    image = opened(renderer.render(score_scene(6, 12)))
+    felt = image.getpixel((WIDTH - 1, 0))
+    right = image.crop((WIDTH - MARGIN // 2, 0, WIDTH, image.height))
+    assert colours_of(right) == {felt}
+
+
+def test_alt_text_fits_1024_characters_and_names_the_values() -> None:
+    series = scores(6, 9)
+    head = t("charts.score_alt", "en", limit=251)
+    tail = t("charts.alt_winners", "en", winners="Alice", count=1)
+    short = alt_text(head, series, tail, "en")
+    assert "limit of 251" in short and short.endswith("Winner: Alice.")
+    assert all(", ".join(map(str, s.values)) in short for s in series)
+    long = alt_text(head, scores(6, 80, step=400), tail, "en")
+    assert len(long) <= ALT_LIMIT and "…" in long and long.endswith("Winner: Alice.")
+    french = alt_text(
+        t("charts.score_alt", "fr", limit=251),
+        series,
+        t("charts.alt_winners", "fr", winners="Alice, Bob", count=2),
+        "fr",
+    )
+    assert "Alice : 0," in french and french.endswith("Vainqueurs : Alice, Bob.")
