@@ -42,6 +42,8 @@ END_NAME_W = 150
 LEGEND_NAME_W = 260
 #: Beyond this many points a line shows its marker at its end only (markers would touch).
 MARKED_POINTS = 16
+#: The marker before the end label of a line that stops short of the right edge.
+EARLY_W = 2 * MARK_R + 8
 SHAPES = ("circle", "square", "triangle", "diamond", "down", "hexagon")
 
 
@@ -147,7 +149,9 @@ def render_chart_image(scene: ChartScene, fonts: Fonts) -> Image.Image:
     legend = _legend_rows(scene, fonts)
     end_font = fonts.get(END_PX)
     ends = [_end_text(end_font, s) for s in scene.series]
-    end_w = max((text_width(end_font, e) for e in ends), default=0)
+    longest = max((len(s.values) for s in scene.series), default=1)
+    early = any(len(s.values) < longest for s in scene.series)
+    end_w = max((text_width(end_font, e) for e in ends), default=0) + (EARLY_W if early else 0)
     top = TITLE_H + LEGEND_H * len(legend) + 46  # the y axis' words over the plot
     height = top + PLOT_H + 70
     x_max = scene.x_start + max((len(s.values) for s in scene.series), default=1) - 1
@@ -303,7 +307,8 @@ def _end_labels(
     frame: _Frame,
     texts: Sequence[str],
 ) -> None:
-    """Each line's name and last value at its end, pushed apart so none covers another."""
+    """Each line's name and last value right of the plot, at its last value's height, pushed
+    apart so none covers another; a line that ends earlier has its marker before its name."""
     wanted = [
         (frame.y(s.values[-1]) if s.values else frame.bottom, i) for i, s in enumerate(scene.series)
     ]
@@ -311,8 +316,12 @@ def _end_labels(
     placed = spread([y for y, _ in wanted], END_H, END_H / 2, frame.bottom + END_H / 2)
     for y, (_, index) in zip(placed, wanted, strict=True):
         series = scene.series[index]
-        x = frame.x(scene.x_start + len(series.values) - 1) + MARK_R + 8
+        x = frame.right + MARK_R + 8
         colour = team_colour(series.colour_index)
+        if frame.x(scene.x_start + len(series.values) - 1) < frame.right - 1:
+            # a line that stops short (fewer rated games): its marker says which it is
+            _mark(draw, (x + MARK_R, y), index, colour)
+            x += EARLY_W
         draw.text((x, y), texts[index], font=font, fill=colour, anchor="lm")
 
 
