@@ -6,9 +6,9 @@ few lines is a few dozen drawing calls (well under the 20 ms and 30 KB budget, s
 colours of the table picture (a side keeps its colour from the table to the chart), the shipped
 font and the shared palette (so the same chart is the same bytes).
 
-Readable on a phone, where Discord shrinks a picture to about half its width: text is 22 px
-and more, lines are 5 px. Colour is never the only clue: every line has its own marker shape
-(also in the legend) and its name at its end.
+Readable on a phone, where Discord shows a picture 400 px wide: the chart is 640 px wide, so
+its 24 px digits stay 11 px tall or more there; lines are 5 px. Colour is never the only clue:
+every line has its own marker shape (also in the legend) and its name at its end.
 """
 
 from __future__ import annotations
@@ -24,22 +24,22 @@ from .paint import fit, fit_size, text_width
 from .scene import CHART_LABELS
 from .theme import BLACK, FELT, FELT_DARK, FELT_LINE, GOLD, RGB, TEXT, TEXT_DIM, team_colour
 
-WIDTH = 760
+WIDTH = 640
 MARGIN = 16
-TITLE_SIZES = (30, 28, 26, 24, 22)
+TITLE_SIZES = (30, 28, 26, 24, 22, 20)
 TITLE_H = 50
 LEGEND_PX = 24
 LEGEND_H = 36
-TICK_PX = 22
-AXIS_PX = 22
-END_PX = 22
-END_H = 26
-PLOT_H = 300
+TICK_PX = 24
+AXIS_PX = 24
+END_PX = 24
+END_H = 28
+PLOT_H = 320
 LINE_W = 5
 MARK_R = 7
 #: The widest a name may be at a line's end, and in the legend.
-END_NAME_W = 150
-LEGEND_NAME_W = 260
+END_NAME_W = 130
+LEGEND_NAME_W = WIDTH - 2 * MARGIN - 64
 #: Beyond this many points a line shows its marker at its end only (markers would touch).
 MARKED_POINTS = 16
 #: The marker before the end label of a line that stops short of the right edge.
@@ -221,7 +221,7 @@ def _axes(
         draw.line((frame.left, y, frame.right, y), fill=FELT_LINE, width=2)
         draw.text((frame.left - 8, y), str(value), font=tick, fill=TEXT_DIM, anchor="rm")
     span = frame.x_max - frame.x_min
-    x_step = nice_step(span, max(2, (frame.right - frame.left) // 56))
+    x_step = nice_step(span, max(2, (frame.right - frame.left) // 44))
     first = math.ceil(frame.x_min / x_step) * x_step
     for value in range(first, frame.x_max + 1, x_step):
         x = round(frame.x(value))

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.render import Renderer
-from bot.render.chart import MARGIN, WIDTH, ChartScene, ChartSeries, spread
+from bot.render.chart import MARGIN, TICK_PX, WIDTH, ChartScene, ChartSeries, spread
 from bot.render.encode import mapped
 from bot.render.theme import GOLD, team_colour
 from bot.services.charts import ALT_LIMIT, alt_text
@@ -143,3 +143,11 @@ def test_alt_text_fits_1024_characters_and_names_the_values() -> None:
         "fr",
     )
     assert "Alice : 0," in french and french.endswith("Vainqueurs : Alice, Bob.")
+
+
+def test_digits_stay_readable_on_a_phone(renderer: Renderer) -> None:
+    """Shown 400 px wide (a phone in portrait), the axes' digits are 11 px tall or more."""
+    png = renderer.render(score_scene(6, 12))
+    width = opened(png).width
+    digit = renderer.fonts.get(TICK_PX).getbbox("0", anchor="ls")
+    assert (digit[3] - digit[1]) * 400 / width >= 11
