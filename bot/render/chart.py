@@ -262,11 +262,22 @@ def _line(
     colour = team_colour(series.colour_index)
     points = [(frame.x(x_start + i), frame.y(v)) for i, v in enumerate(series.values)]
     if len(points) > 1:
-        draw.line(points, fill=BLACK, width=LINE_W + 4, joint="curve")
-        draw.line(points, fill=colour, width=LINE_W, joint="curve")
+        _polyline(draw, points, BLACK, LINE_W + 4)
+        _polyline(draw, points, colour, LINE_W)
     marked = points if len(points) <= MARKED_POINTS else points[-1:]
     for point in marked:
         _mark(draw, point, index, colour)
+
+
+def _polyline(
+    draw: ImageDraw.ImageDraw, points: Sequence[tuple[float, float]], fill: RGB, width: int
+) -> None:
+    """A thick line with round joints: the segments, then a disc at each joint (Pillow's own
+    ``joint="curve"`` draws its joints in Python, half of a long game's chart's time)."""
+    draw.line(points, fill=fill, width=width)
+    r = width / 2
+    for x, y in points[1:-1]:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
 def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], index: int, colour: RGB) -> None:
