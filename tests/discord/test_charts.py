@@ -16,6 +16,7 @@ from rummy_engine import Phase
 from tests.discord.conftest import World, play_step
 from tests.discord.test_french import speak
 from tests.discord.test_play_again import table_message
+from tests.discord.test_stats_discord import one_v_one
 
 MAX_BYTES = 30 * 1024
 
@@ -153,3 +154,27 @@ async def play_to_the_end_of_round_one(world: World) -> None:
             return
         await play_step(world, rng)
     pytest.fail("the round did not end")
+
+
+async def test_stats_draws_every_rated_game_in_order(world: World) -> None:
+    """Three rated games of Rummy 51: the chart's alt text gives the rating after each, oldest
+    first, as stored; one variant only, so no line for all variants (it would be the same)."""
+    alice, bob = world.players[:2]
+    names = {alice: "alice", bob: "bob"}
+    for winner in (alice, bob, alice):
+        loser = bob if winner is alice else alice
+        await world.bot.stats.record(
+            one_v_one(
+                world.guild.id, (winner.user.id, names[winner]), (loser.user.id, names[loser])
+            )
+        )
+    history = await world.bot.store.rating_history(world.guild.id, "r51", alice.user.id, 10)
+    assert len(history) == 3
+    stats = await alice.slash(world.channel, "rummy stats")
+    assert stats.response is not None
+    (rating,) = stats.response.attachments
+    values = ", ".join(str(round(c.after)) for c in reversed(history))
+    assert rating.description == (
+        f"Chart of the rating of alice after each rated game. Rummy 51: {values}."
+    )
+    await check_png(rating)
