@@ -7,23 +7,30 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import discord
 import pytest
 from PIL import Image
 
+from bot.ui import charts as ui_charts
 from rummy_engine import Phase
 from tests.discord.conftest import World, play_step
 from tests.discord.test_french import speak
 from tests.discord.test_play_again import table_message
 from tests.discord.test_stats_discord import one_v_one
+from tests.discord.test_truth import crash_at
 
 MAX_BYTES = 30 * 1024
 
 
-async def play_to_the_end(world: World, rounds: int, locale: str = "en") -> None:
+async def play_to_the_end(
+    world: World, rounds: int, locale: str = "en", calls: list[str] | None = None
+) -> list[str]:
     """alice (host) and bob play a game of Basic rummy of ``rounds`` rounds to its end: two
-    people and no computer, so the game is rated."""
+    people and no computer, so the game is rated. Returns what the last move added to
+    ``calls`` (the bot-token calls seen, see ``crash_at``)."""
+    seen = calls if calls is not None else []
     alice, bob = world.players[:2]
     await alice.slash(
         world.channel, "rummy new", variant="basic", basic_rounds=str(rounds), language=locale
@@ -34,10 +41,12 @@ async def play_to_the_end(world: World, rounds: int, locale: str = "en") -> None
     await bob.slash(world.channel, "rummy join")
     await alice.slash(world.channel, "rummy start")
     rng = random.Random(5)
+    before = len(seen)
     for _ in range(3000):
         game = (await world.table()).require_game()
         if game.phase is Phase.GAME_OVER:
-            return
+            return seen[before:]
+        before = len(seen)
         await play_step(world, rng)
     pytest.fail("the game did not end")
 
@@ -178,3 +187,23 @@ async def test_stats_draws_every_rated_game_in_order(world: World) -> None:
         f"Chart of the rating of alice after each rated game. Rummy 51: {values}."
     )
     await check_png(rating)
+
+
+def shapes(calls: list[str]) -> list[str]:
+    """Bot-token calls with their ids left out (two games have different messages)."""
+    return [re.sub(r"\d+", "#", call) for call in calls]
+
+
+async def test_the_score_chart_costs_no_bot_token_call(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same game twice (same deal, same moves), with the chart and without: the move that
+    ends the game makes the very same bot-token calls (the chart rides on the summary)."""
+    calls = crash_at(world.bot, None)
+    with_chart = shapes(await play_to_the_end(world, rounds=2, calls=calls))
+    assert len(charts_in(world, "scores-")) == 1
+    assert "POST /channels/{channel_id}/messages" in with_chart  # the last round's summary
+    monkeypatch.setattr(ui_charts, "on_round", lambda table, result, draft, locale: draft)
+    without = shapes(await play_to_the_end(world, rounds=2, calls=calls))
+    assert len(charts_in(world, "scores-")) == 1, "the second game shows no chart"
+    assert without == with_chart
