@@ -10,11 +10,12 @@ the bot token's budget) with the rating chart as the embed's picture.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.render.drawing import Drawer
+from bot.render.drawing import Drawer, DrawingFailed
 from bot.services import charts
 from bot.services.charts import Chart
 from bot.services.stats import ALL_VARIANTS
@@ -22,6 +23,8 @@ from bot.services.tables import Table
 from bot.storage import Store
 from bot.ui.messages import Draft
 from rummy_engine import Phase, RoundResult
+
+log = logging.getLogger(__name__)
 
 
 def on_round(table: Table, result: RoundResult, draft: Draft, locale: str) -> Draft:
@@ -74,4 +77,10 @@ async def rating_file(
     named = [(family, name_of(family)) for family in shown]
     histories = await charts.rating_histories(store, scope, player.id, named)
     chart = charts.rating_chart(player.display_name, histories, player.id, locale)
-    return None if chart is None else await chart_file(drawer, chart)
+    if chart is None:
+        return None
+    try:
+        return await chart_file(drawer, chart)
+    except DrawingFailed:  # the numbers still answer: the reply goes without its picture
+        log.exception("the rating chart of %s could not be drawn", player.id)
+        return None

@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.render import Renderer
 from bot.render.chart import MARGIN, TICK_PX, WIDTH, ChartScene, ChartSeries, spread
+from bot.render.drawing import ProcessDrawer
 from bot.render.encode import mapped
 from bot.render.theme import GOLD, team_colour
 from bot.services.charts import ALT_LIMIT, alt_text
@@ -151,3 +152,13 @@ def test_digits_stay_readable_on_a_phone(renderer: Renderer) -> None:
     width = opened(png).width
     digit = renderer.fonts.get(TICK_PX).getbbox("0", anchor="ls")
     assert (digit[3] - digit[1]) * 400 / width >= 11
+
+
+async def test_a_drawing_process_draws_the_same_bytes(renderer: Renderer) -> None:
+    """The bot draws in worker processes: the scene travels pickled, the chart is the same."""
+    scene = score_scene(4, 9, "fr", limit=None)
+    drawer = ProcessDrawer(1)
+    try:
+        assert await drawer.png(scene) == renderer.render(scene)
+    finally:
+        await drawer.close()
