@@ -38,9 +38,9 @@ PLOT_H = 320
 LINE_W = 5
 MARK_R = 7
 #: The widest a name may be at a line's end, and in the legend.
-END_NAME_W = 130
+END_NAME_W = 160
 LEGEND_NAME_W = WIDTH - 2 * MARGIN - 64
-#: Beyond this many points a line shows its marker at its end only (markers would touch).
+#: Beyond this many points a line shows its marker at its end only (markers would clutter).
 MARKED_POINTS = 16
 #: The marker before the end label of a line that stops short of the right edge.
 EARLY_W = 2 * MARK_R + 8
@@ -54,6 +54,15 @@ class ChartSeries:
     name: str
     values: tuple[int, ...]
     colour_index: int
+    #: The x of its first value, when not the scene's ``x_start`` (the latest 50 of a
+    #: player's 80 rated games start at game 31).
+    start: int | None = None
+
+    def first_x(self, default: int) -> int:
+        return default if self.start is None else self.start
+
+    def last_x(self, default: int) -> int:
+        return self.first_x(default) + max(1, len(self.values)) - 1
 
 
 @dataclass(frozen=True)
@@ -149,12 +158,13 @@ def render_chart_image(scene: ChartScene, fonts: Fonts) -> Image.Image:
     legend = _legend_rows(scene, fonts)
     end_font = fonts.get(END_PX)
     ends = [_end_text(end_font, s) for s in scene.series]
-    longest = max((len(s.values) for s in scene.series), default=1)
-    early = any(len(s.values) < longest for s in scene.series)
+    last = max((s.last_x(scene.x_start) for s in scene.series), default=0)
+    early = any(s.last_x(scene.x_start) < last for s in scene.series)
     end_w = max((text_width(end_font, e) for e in ends), default=0) + (EARLY_W if early else 0)
     top = TITLE_H + LEGEND_H * len(legend) + 46  # the y axis' words over the plot
     height = top + PLOT_H + 70
-    x_max = scene.x_start + max((len(s.values) for s in scene.series), default=1) - 1
+    x_min = min((s.first_x(scene.x_start) for s in scene.series), default=scene.x_start)
+    x_max = max((s.last_x(scene.x_start) for s in scene.series), default=scene.x_start)
     low, high, y_step = _y_range(scene)
     tick_font = fonts.get(TICK_PX)
     tick_w = max(text_width(tick_font, str(v)) for v in (low, high))
@@ -163,8 +173,8 @@ def render_chart_image(scene: ChartScene, fonts: Fonts) -> Image.Image:
         top=top,
         right=WIDTH - MARGIN - end_w - MARK_R - 14,
         bottom=top + PLOT_H,
-        x_min=scene.x_start,
-        x_max=max(x_max, scene.x_start + 1),
+        x_min=x_min,
+        x_max=max(x_max, x_min + 1),
         y_min=low,
         y_max=high,
     )
@@ -176,7 +186,7 @@ def render_chart_image(scene: ChartScene, fonts: Fonts) -> Image.Image:
     if scene.limit:
         _limit(draw, frame, scene.limit)
     for index, series in enumerate(scene.series):
-        _line(draw, frame, series, index, scene.x_start)
+        _line(draw, frame, series, index, series.first_x(scene.x_start))
     _end_labels(draw, end_font, scene, frame, ends)
     return image
 
@@ -264,7 +274,8 @@ def _line(
     if len(points) > 1:
         _polyline(draw, points, BLACK, LINE_W + 4)
         _polyline(draw, points, colour, LINE_W)
-    marked = points if len(points) <= MARKED_POINTS else points[-1:]
+    apart = frame.x(1) - frame.x(0) >= 2 * MARK_R + 2  # markers that would touch are left out
+    marked = points if len(points) <= MARKED_POINTS and apart else points[-1:]
     for point in marked:
         _mark(draw, point, index, colour)
 
@@ -329,7 +340,7 @@ def _end_labels(
         series = scene.series[index]
         x = frame.right + MARK_R + 8
         colour = team_colour(series.colour_index)
-        if frame.x(scene.x_start + len(series.values) - 1) < frame.right - 1:
+        if frame.x(series.last_x(scene.x_start)) < frame.right - 1:
             # a line that stops short (fewer rated games): its marker says which it is
             _mark(draw, (x + MARK_R, y), index, colour)
             x += EARLY_W

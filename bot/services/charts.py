@@ -83,15 +83,21 @@ def score_chart(table: Table, locale: str) -> Chart | None:
 
 def rating_chart(
     player: str,
-    histories: Sequence[tuple[str, Sequence[RatingChange]]],
+    histories: Sequence[tuple[str, int, Sequence[RatingChange]]],
     user_id: int,
     locale: str,
 ) -> Chart | None:
-    """The player's rating after each rated game, one line per family given (its name, and its
-    changes newest first as the store returns them); None without any rated game."""
+    """The player's rating after each rated game, one line per family given (its name, its
+    count of rated games, and its latest changes newest first as the store returns them), each
+    drawn at the numbers of its games; None without any rated game."""
     series = tuple(
-        ChartSeries(name, tuple(round(c.after) for c in reversed(changes)), index)
-        for index, (name, changes) in enumerate(h for h in histories if h[1])
+        ChartSeries(
+            name,
+            tuple(round(c.after) for c in reversed(changes)),
+            index,
+            start=max(1, rated - len(changes) + 1),
+        )
+        for index, (name, rated, changes) in enumerate(h for h in histories if h[2])
     )
     if not series:
         return None
@@ -103,12 +109,13 @@ def rating_chart(
 
 
 async def rating_histories(
-    store: Store, scope: int, user_id: int, families: Sequence[tuple[str, str]]
-) -> list[tuple[str, list[RatingChange]]]:
-    """The latest rating changes of each (family, its name in the reader's language)."""
+    store: Store, scope: int, user_id: int, families: Sequence[tuple[str, str, int]]
+) -> list[tuple[str, int, list[RatingChange]]]:
+    """The latest rating changes of each (family, its name in the reader's language, its count
+    of rated games)."""
     return [
-        (name, await store.rating_history(scope, family, user_id, RATING_GAMES))
-        for family, name in families
+        (name, rated, await store.rating_history(scope, family, user_id, RATING_GAMES))
+        for family, name, rated in families
     ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 
 import discord
 
@@ -61,12 +61,12 @@ async def rating_file(
     store: Store,
     scope: int,
     player: discord.abc.User,
-    families: Sequence[str],
+    families: Mapping[str, int],
     name_of: Callable[[str], str],
     locale: str,
 ) -> discord.File | None:
-    """The rating chart of ``player`` in ``scope``, one line per family of ``families`` with
-    rated games (a line for all variants only beside two variants or more, where it differs);
+    """The rating chart of ``player`` in ``scope``, one line per family of ``families`` (each
+    with its count of rated games, none 0) (a line for all variants only beside two variants or more, where it differs);
     None without any rated game."""
     variants = [f for f in families if f != ALL_VARIANTS]
     shown = (
@@ -74,7 +74,7 @@ async def rating_file(
     )
     if not shown:
         shown = [f for f in families if f == ALL_VARIANTS]
-    named = [(family, name_of(family)) for family in shown]
+    named = [(family, name_of(family), families[family]) for family in shown]
     histories = await charts.rating_histories(store, scope, player.id, named)
     chart = charts.rating_chart(player.display_name, histories, player.id, locale)
     if chart is None:

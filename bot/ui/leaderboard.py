@@ -390,7 +390,7 @@ async def stats_command(
     embed = stats_embed(target.display_name, scope_id, rows, locale)
     chart = None
     if drawer is not None:
-        families = [row.family for row in rows if row.rated_games]
+        families = {row.family: row.rated_games for row in rows if row.rated_games}
         chart = await charts.rating_file(
             drawer, service.store, scope_id, target, families,
             lambda family: family_name(family, locale), locale,

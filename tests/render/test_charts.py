@@ -17,7 +17,8 @@ from bot.render.chart import MARGIN, TICK_PX, WIDTH, ChartScene, ChartSeries, sp
 from bot.render.drawing import ProcessDrawer
 from bot.render.encode import mapped
 from bot.render.theme import GOLD, team_colour
-from bot.services.charts import ALT_LIMIT, alt_text
+from bot.services.charts import ALT_LIMIT, alt_text, rating_chart
+from bot.storage.base import RatingChange
 from bot.text import t
 
 MAX_BYTES = 30 * 1024
@@ -162,3 +163,19 @@ async def test_a_drawing_process_draws_the_same_bytes(renderer: Renderer) -> Non
         assert await drawer.png(scene) == renderer.render(scene)
     finally:
         await drawer.close()
+
+
+def test_a_veterans_rating_chart_numbers_the_latest_games(renderer: Renderer) -> None:
+    """80 rated games: the latest 50 are drawn as games 31 to 80; a variant with 3 games of its
+    own starts at 1 beside it."""
+    many = [RatingChange(g, 1000.0 + g, 1001.0 + g) for g in range(80, 30, -1)]  # newest first
+    few = [RatingChange(g, 990.0, 995.0 + g) for g in (3, 2, 1)]
+    chart = rating_chart("alice", [("All variants", 80, many), ("Rummy 51", 3, few)], 7, "en")
+    assert chart is not None and chart.filename == "rating-7.png"
+    first, second = chart.scene.series
+    assert (first.start, first.values[0], first.values[-1]) == (31, 1032, 1081)
+    assert (second.start, second.values) == (1, (996, 997, 998))
+    assert "All variants: 1032, 1033, " in chart.description
+    assert chart.description.endswith("Rummy 51: 996, 997, 998.")
+    assert len(renderer.render(chart.scene)) <= MAX_BYTES
+    assert rating_chart("bob", [("Rummy 51", 0, [])], 8, "en") is None
