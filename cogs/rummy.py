@@ -308,7 +308,11 @@ class RummyCog(commands.GroupCog, group_name="rummy", group_description=text("co
         scope: app_commands.Choice[str] | None = None,
     ) -> None:
         await boards.stats_command(
-            interaction, self.ui.stats, player=player, scope=scope.value if scope else "server"
+            interaction,
+            self.ui.stats,
+            player=player,
+            scope=scope.value if scope else "server",
+            drawer=self.ui.reconciler.pictures.drawer,
         )
 
     # -- autocomplete ---------------------------------------------------------------------------

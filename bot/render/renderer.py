@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 from . import examples
+from .chart import ChartScene, render_chart_image
 from .encode import (
     COMPRESS_LEVEL,
     PALETTE_COLOURS,
@@ -49,7 +50,7 @@ from .table import (
     render_table_image,
 )
 
-Scene = HandScene | TableScene | RoundEndScene | ReplayScene
+Scene = HandScene | TableScene | RoundEndScene | ReplayScene | ChartScene
 
 
 class Renderer:
@@ -87,6 +88,8 @@ class Renderer:
                 return render_hand_image(scene, self.fonts, self.sprites)
             if isinstance(scene, TableScene):
                 return render_table_image(scene, self.fonts, self.sprites)
+            if isinstance(scene, ChartScene):
+                return render_chart_image(scene, self.fonts)
             return render_round_end_image(scene, self.fonts, self.sprites)
 
     def palette(self) -> Image.Image | None:
@@ -119,7 +122,7 @@ class Renderer:
         if isinstance(scene, ReplayScene):
             return self.replay(scene)
         palette = self.palette()
-        if palette is None or isinstance(scene, RoundEndScene):
+        if palette is None or isinstance(scene, RoundEndScene | ChartScene):
             return self.encode(self.image(scene))
         if isinstance(scene, HandScene):
             with self._lock:

@@ -57,6 +57,16 @@ HAND_LABELS: Mapping[str, str] = MappingProxyType(
 )
 
 
+#: Chart labels (``bot.render.chart``); the bot passes the ``charts.*`` sentences instead.
+CHART_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "x_axis": "Round",  # under the x axis
+        "y_axis": "Points",  # over the y axis
+        "limit": "Limit {limit}",  # {limit}: the score that ends the game
+    }
+)
+
+
 def labels_from(
     defaults: Mapping[str, str], translate: Callable[[str], str], prefix: str = "render."
 ) -> Mapping[str, str]:

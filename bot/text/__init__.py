@@ -32,6 +32,7 @@ from babel.messages.pofile import read_po
 
 from bot.text.catalog_again import AGAIN_EN
 from bot.text.catalog_alt import ALT_EN
+from bot.text.catalog_charts import CHARTS_EN
 from bot.text.catalog_cli import CLI_EN
 from bot.text.catalog_commands import COMMANDS_EN
 from bot.text.catalog_defaults import DEFAULTS_EN
@@ -114,6 +115,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         **THREADS_EN,
         **SEASONS_EN,
         **REPLAY_EN,
+        **CHARTS_EN,
     }
 )
 #: Kept for callers that read the English catalogue by language.

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 
+from bot.render.drawing import Drawer
 from bot.services.refusal import Refusal
 from bot.services.stats import (
     ALL_VARIANTS,
@@ -27,6 +28,7 @@ from bot.services.stats import (
 )
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
 from bot.text import t
+from bot.ui import charts
 from bot.ui.commands import choice
 from bot.ui.interaction import public_locale_of
 from bot.ui.widgets import component_view
@@ -376,11 +378,25 @@ async def stats_command(
     *,
     player: discord.User | discord.Member | None,
     scope: str = "server",
+    drawer: Drawer | None = None,
 ) -> None:
-    """The whole /rummy stats answer: per variant numbers of *player* (default: the caller)."""
+    """The whole /rummy stats answer: per variant numbers of *player* (default: the caller),
+    with their rating history as a chart (drawn by ``drawer``) once they have rated games."""
     scope_id = resolve_scope(scope, interaction.guild_id)
     await interaction.response.defer()
     target = player or interaction.user
     rows = await service.player_stats(scope=scope_id, user_id=target.id)
     locale = public_locale_of(interaction)
-    await interaction.followup.send(embed=stats_embed(target.display_name, scope_id, rows, locale))
+    embed = stats_embed(target.display_name, scope_id, rows, locale)
+    chart = None
+    if drawer is not None:
+        families = {row.family: row.rated_games for row in rows if row.rated_games}
+        chart = await charts.rating_file(
+            drawer, service.store, scope_id, target, families,
+            lambda family: family_name(family, locale), locale,
+        )  # fmt: skip
+    if chart is None:
+        await interaction.followup.send(embed=embed)
+        return
+    embed.set_image(url=f"attachment://{chart.filename}")
+    await interaction.followup.send(embed=embed, file=chart)

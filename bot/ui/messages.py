@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import io
 import itertools
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import discord
@@ -98,6 +99,17 @@ class Pictures:
 
 
 @dataclass(frozen=True)
+class Extra:
+    """A further picture of a message (the score chart on the final result), with its alt
+    text; ``key`` is its scene's digest (the drawing's cache key)."""
+
+    scene: Scene
+    filename: str
+    description: str
+    key: str
+
+
+@dataclass(frozen=True)
 class Draft:
     """A message as it should be: content, components, and the picture to draw if needed."""
 
@@ -109,6 +121,7 @@ class Draft:
     picture: str = ""
     #: The picture's description (alt text) in the reader's language.
     alt: str = ""
+    extras: tuple[Extra, ...] = ()
 
     async def file(self, pictures: Pictures) -> discord.File | None:
         scene = self.scene
@@ -116,6 +129,26 @@ class Draft:
             return None
         png = await pictures.png(self.picture, lambda: pictures.drawer.png(scene))
         return discord.File(io.BytesIO(png), filename=self.filename, description=self.alt or None)
+
+    async def files(self, pictures: Pictures) -> list[discord.File]:
+        """The picture and the extra pictures, in that order."""
+        main = await self.file(pictures)
+        files = [main] if main is not None else []
+        for extra in self.extras:
+            png = await pictures.png(extra.key, functools.partial(pictures.drawer.png, extra.scene))
+            files.append(
+                discord.File(io.BytesIO(png), filename=extra.filename, description=extra.description)
+            )
+        return files
+
+    def with_extra(self, scene: Scene, filename: str, description: str) -> Draft:
+        """This draft with one more picture; its stamp and picture key cover it too, so a
+        message shows it exactly when it shows the rest."""
+        key = "c" + stamp_of(type(scene).__name__, scene, description, size=20)
+        picture = self.picture + key
+        stamp = self.stamp[: len(self.stamp) - len(self.picture)] + picture
+        extras = (*self.extras, Extra(scene, filename, description, key))
+        return replace(self, stamp=stamp, picture=picture, extras=extras)
 
     def same_picture(self, stamp: str) -> bool:
         """Whether a message stamped ``stamp`` already shows this draft's picture."""

@@ -47,6 +47,7 @@ from bot.services.tables import Table, TableService
 from bot.services.threads import CHANNEL_GONE
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
+from bot.ui import charts
 from bot.ui.interaction import may_follow_up_publicly, updated_message
 from bot.ui.messages import (
     Draft,
@@ -463,6 +464,7 @@ class Reconciler:
             deadlines = await self.store.get_deadlines(table.id)
         due = {d.kind: d.due_at for d in deadlines if not d.fired}
         draft = table_draft(table, locale, last_events=events, deadlines=due)
+        draft = charts.on_table(table, draft, locale)
         ref = refs.get(TABLE)
         if ref is not None and ref.stamp == draft.stamp:
             return
@@ -483,6 +485,7 @@ class Reconciler:
             kind = round_kind(result.round_no)
             if kind not in refs:
                 draft = round_draft(table, result, locale)
+                draft = charts.on_round(table, result, draft, locale)
                 await self._post(table, kind, draft, self._channel(table))
 
     async def _turn_notice(
@@ -707,8 +710,7 @@ class Reconciler:
         shows is neither drawn nor uploaded again."""
         pictures: dict[str, list[discord.File]] = {}
         if not draft.same_picture(ref.stamp):
-            file = await draft.file(self.pictures)
-            pictures["attachments"] = [file] if file else []
+            pictures["attachments"] = await draft.files(self.pictures)
         if pressed is not None:
             with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own edit
                 await pressed.edit_original_response(
@@ -745,12 +747,12 @@ class Reconciler:
     ) -> None:
         """Send a new message and record it at once (a crash after the send is covered by the
         nonce, which makes Discord return the first message instead of a second one)."""
-        file = await draft.file(self.pictures)
+        files = await draft.files(self.pictures)
         message = await channel.send(
             draft.content,
             allowed_mentions=mentions,
             nonce=nonce_for(table.id, kind, draft.stamp),
-            file=file if file else discord.utils.MISSING,
+            files=files or discord.utils.MISSING,
             view=draft.view or discord.utils.MISSING,
         )
         await self._record(
