@@ -15,6 +15,12 @@ then the REST calls per move, bot-token calls apart from interaction-token calls
 
     .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20
     .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30
+    .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20 --replays
+
+``--replays`` adds a table of two computers (its host sits out) played to the end of its first
+round before the window (then closed), and a spectator who asks for that round's replay again and again
+during the window, one at a time: compare its figures with a run without it, back to back, to
+see whether a move slows down while a replay is drawn.
 
 ``--processes N`` runs N bot processes, one shard each (``RUMMY_SHARD_COUNT=N``), with the
 tables spread over one server per shard; ``--store postgres`` puts the database on a throw-away
@@ -102,6 +108,7 @@ def start_bot(
     """The real ``rummy-bot run`` against the emulator (running ``shard`` of ``shards`` when
     there are several), under cProfile when asked."""
     env = process_env(emu.http_base, emu.gateway_url, emu.token, db, home)
+    env["RUMMY_COMPUTER_DELAY_SECONDS"] = "0"  # only the --replays table has computers
     if shards > 1:
         env |= {"RUMMY_SHARD_COUNT": str(shards), "RUMMY_SHARDS": str(shard)}
         profile = profile and profile.with_suffix(f".{shard}{profile.suffix}")
@@ -242,6 +249,50 @@ async def drive(
         run.moves.append(move)
 
 
+async def computers_round(
+    emu: DiscordEmulator, channel: EmuChannel, host: EmuUser, db: Store
+) -> int:
+    """A table of two computers whose host sits out, played to its first round's summary;
+    its id."""
+    await (await emu.slash(host, channel, "rummy new", variant="r51")).answer(timeout=60)
+
+    def lobbies() -> list[StoredMessage]:
+        return [m for m in emu.channel_messages(channel) if not m.ephemeral and m.components]
+
+    await emu.wait_until(lambda: bool(lobbies()), what="lobby", timeout=60)
+    lobby = lobbies()[0]
+    assert channel.guild_id is not None
+    records = await db.list_active_tables(channel.guild_id)
+    [table_id] = [r.id for r in records if r.channel_id == channel.id]
+    await (await emu.click(host, lobby, f"rummy:{table_id}:0:sitout")).answer(timeout=60)
+    for _ in range(2):
+        await (await emu.slash(host, channel, "rummy computer", action="addbot")).answer()
+    await (await emu.click(host, lobby, f"rummy:{table_id}:0:start")).answer(timeout=60)
+    replay = f"rummy:{table_id}:0:replay:1"
+    await emu.wait_until(
+        lambda: any(replay in m.custom_ids() for m in emu.channel_messages(channel)),
+        what="the computers' first round summary",
+        timeout=300,
+    )
+    # closed, so that only the replays (no computer moves) run beside the measured moves
+    await (await emu.slash(host, channel, "rummy cancel")).answer(timeout=60)
+    return table_id
+
+
+async def watch_replays(
+    emu: DiscordEmulator, channel: EmuChannel, watcher: EmuUser, table_id: int, until: float
+) -> list[float]:
+    """Ask for round 1's replay again and again until ``until``; each answer's seconds."""
+    took = []
+    while time.monotonic() < until:
+        sent = time.monotonic()
+        handle = await emu.slash(watcher, channel, "rummy replay", table=table_id, round=1)
+        answer = await handle.answer(timeout=120)
+        assert answer.attachments, answer.content
+        took.append(time.monotonic() - sent)
+    return took
+
+
 def first_shown(messages: Sequence[StoredMessage], after: float, wanted: str) -> float | None:
     times = [at for m in messages for at, text in m.shown if at >= after and wanted in text]
     return min(times, default=None)
@@ -361,9 +412,15 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             )
             for i in range(tables)
         ]
+        watcher = emu.add_user("watcher")
+        replay_channel = emu.add_text_channel(guilds[0], "replays")
+        guilds[0].member_ids.append(watcher.id)
         bots = [start_bot(emu, target, home, args.profile, s, shards) for s in range(shards)]
         try:
             await identified(emu, shards)
+            replayed = (
+                await computers_round(emu, replay_channel, watcher, db) if args.replays else 0
+            )
             gate = asyncio.Semaphore(16)
 
             async def opened(seat: Seat) -> None:
@@ -378,14 +435,25 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             pids = [b.pid for b in bots]
             (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
             until = run.until = run.started + args.seconds
+            watching = (
+                asyncio.ensure_future(watch_replays(emu, replay_channel, watcher, replayed, until))
+                if args.replays
+                else None
+            )
             await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
             run.ended = time.monotonic()
+            replays = await watching if watching is not None else []
             bot1, drawing1 = bots_cpu(pids)
             run.cpu, run.drawing_cpu = bot1 - bot0 + drawing1 - drawing0, drawing1 - drawing0
             run.own_cpu = cpu_seconds(os.getpid()) - own0
             await asyncio.sleep(settle)  # let the last messages catch up before reading
             print(f"{shards} process(es), {args.store}")
             report(emu, run, [b.pid for b in bots], tables, pace)
+            if replays:
+                print(
+                    f"replays drawn beside the moves: {len(replays)}, "
+                    f"answer p50 {pct(replays, 0.5):.2f} s, max {max(replays):.2f} s"
+                )
             peaks = "; ".join(family_rss(b.pid, "VmHWM") for b in bots)
             print(f"peak RSS {peaks} MB")
         finally:
@@ -405,6 +473,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile", type=Path, help="write the bot's cProfile stats here")
     parser.add_argument("--processes", type=int, default=1, help="bot processes, one shard each")
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--replays", action="store_true", help="draw replays, one after another, beside the moves"
+    )
     args = parser.parse_args(argv)
     asyncio.run(bench(args))
 
