@@ -8,7 +8,9 @@ font and the shared palette (so the same chart is the same bytes).
 
 Readable on a phone, where Discord shows a picture 400 px wide: the chart is 640 px wide, so
 its 24 px digits stay 11 px tall or more there; lines are 5 px. Colour is never the only clue:
-every line has its own marker shape (also in the legend) and its name at its end.
+every line has its own marker shape (also in the legend) and its name at its end. A name too
+long for the end of its line ("Toutes les variantes") is not cut there: the legend names it in
+full, so its end label is its marker and its value, and the plot keeps its width.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ END_H = 28
 PLOT_H = 320
 LINE_W = 5
 MARK_R = 7
-#: The widest a name may be at a line's end, and in the legend.
+#: The widest a name may be at a line's end (a wider one leaves its end label to its marker and
+#: its value), and in the legend.
 END_NAME_W = 160
 LEGEND_NAME_W = WIDTH - 2 * MARGIN - 64
 #: Beyond this many points a line shows its marker at its end only (markers would clutter).
 MARKED_POINTS = 16
-#: The marker before the end label of a line that stops short of the right edge.
+#: The marker before the end label of a line that stops short of the right edge, or whose
+#: name is left to the legend.
 EARLY_W = 2 * MARK_R + 8
 SHAPES = ("circle", "square", "triangle", "diamond", "down", "hexagon")
 
@@ -157,10 +161,8 @@ def render_chart_image(scene: ChartScene, fonts: Fonts) -> Image.Image:
     """The chart as an RGB image."""
     legend = _legend_rows(scene, fonts)
     end_font = fonts.get(END_PX)
-    ends = [_end_text(end_font, s) for s in scene.series]
-    last = max((s.last_x(scene.x_start) for s in scene.series), default=0)
-    early = any(s.last_x(scene.x_start) < last for s in scene.series)
-    end_w = max((text_width(end_font, e) for e in ends), default=0) + (EARLY_W if early else 0)
+    ends = end_labels(scene, fonts)
+    end_w = max((e.width(end_font) for e in ends), default=0)
     top = TITLE_H + LEGEND_H * len(legend) + 46  # the y axis' words over the plot
     height = top + PLOT_H + 70
     x_min = min((s.first_x(scene.x_start) for s in scene.series), default=scene.x_start)
@@ -317,9 +319,32 @@ def _mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], index: int, co
 _HEX = tuple(math.pi / 3 * k for k in range(6))
 
 
-def _end_text(font: ImageFont.FreeTypeFont, series: ChartSeries) -> str:
+@dataclass(frozen=True)
+class EndLabel:
+    """What stands right of the plot for a line: its text, and whether its marker comes first
+    (the line stops short of the right edge, or its name is left to the legend)."""
+
+    text: str
+    marked: bool
+
+    def width(self, font: ImageFont.FreeTypeFont) -> int:
+        return text_width(font, self.text) + (EARLY_W if self.marked else 0)
+
+
+def _end_label(font: ImageFont.FreeTypeFont, series: ChartSeries, early: bool) -> EndLabel:
+    """The name and last value; only the value (after the marker) when the name is wider than
+    :data:`END_NAME_W`: a name cut short ("Toutes les …") names nothing."""
     last = series.values[-1] if series.values else 0
-    return f"{fit(font, series.name, END_NAME_W)} {last}"
+    if text_width(font, series.name) <= END_NAME_W:
+        return EndLabel(f"{series.name} {last}", early)
+    return EndLabel(str(last), True)
+
+
+def end_labels(scene: ChartScene, fonts: Fonts) -> list[EndLabel]:
+    """The end label of each line of ``scene`` (what a test checks against the names)."""
+    last = max((s.last_x(scene.x_start) for s in scene.series), default=0)
+    font = fonts.get(END_PX)
+    return [_end_label(font, s, s.last_x(scene.x_start) < last) for s in scene.series]
 
 
 def _end_labels(
@@ -327,10 +352,10 @@ def _end_labels(
     font: ImageFont.FreeTypeFont,
     scene: ChartScene,
     frame: _Frame,
-    texts: Sequence[str],
+    labels: Sequence[EndLabel],
 ) -> None:
-    """Each line's name and last value right of the plot, at its last value's height, pushed
-    apart so none covers another; a line that ends earlier has its marker before its name."""
+    """Each line's end label right of the plot, at its last value's height, pushed apart so
+    none covers another; the marker first when the label carries one."""
     wanted = [
         (frame.y(s.values[-1]) if s.values else frame.bottom, i) for i, s in enumerate(scene.series)
     ]
@@ -340,11 +365,11 @@ def _end_labels(
         series = scene.series[index]
         x = frame.right + MARK_R + 8
         colour = team_colour(series.colour_index)
-        if frame.x(series.last_x(scene.x_start)) < frame.right - 1:
-            # a line that stops short (fewer rated games): its marker says which it is
+        label = labels[index]
+        if label.marked:  # stops short, or its name is in the legend only: its marker says which
             _mark(draw, (x + MARK_R, y), index, colour)
             x += EARLY_W
-        draw.text((x, y), texts[index], font=font, fill=colour, anchor="lm")
+        draw.text((x, y), label.text, font=font, fill=colour, anchor="lm")
 
 
 def spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:

@@ -13,7 +13,17 @@ import pytest
 from PIL import Image
 
 from bot.render import Renderer
-from bot.render.chart import MARGIN, TICK_PX, WIDTH, ChartScene, ChartSeries, spread
+from bot.render.chart import (
+    END_NAME_W,
+    MARGIN,
+    TICK_PX,
+    WIDTH,
+    ChartScene,
+    ChartSeries,
+    EndLabel,
+    end_labels,
+    spread,
+)
 from bot.render.drawing import ProcessDrawer
 from bot.render.encode import mapped
 from bot.render.theme import GOLD, team_colour
@@ -127,6 +137,24 @@ def test_end_labels_fit_the_picture(renderer: Renderer) -> None:
     felt = image.getpixel((WIDTH - 1, 0))
     right = image.crop((WIDTH - MARGIN // 2, 0, WIDTH, image.height))
     assert colours_of(right) == {felt}
+
+
+def test_a_name_too_wide_for_its_line_end_is_left_to_the_legend(renderer: Renderer) -> None:
+    """French family names ("Toutes les variantes", "Rami classique") were cut at their lines'
+    ends ("Toutes les … 1145"): such a line ends with its marker and value (the legend names it
+    in full), a short name keeps its own; no label is cut, and the plot gets the room back."""
+    names = ("Rami 51", "Rami classique", "Toutes les variantes")
+    values = ((1000, 1040), (990, 1044), (1000, 1010, 1145))
+    series = tuple(ChartSeries(n, v, i) for i, (n, v) in enumerate(zip(names, values, strict=True)))
+    scene = ChartScene(t("charts.rating_title", "fr", player="Alice"), series, x_start=1)
+    font = renderer.fonts.get(24)
+    assert font.getlength("Rami 51") <= END_NAME_W < font.getlength("Rami classique")
+    assert end_labels(scene, renderer.fonts) == [
+        EndLabel("Rami 51 1040", marked=True),  # stops short: its marker first
+        EndLabel("1044", marked=True),
+        EndLabel("1145", marked=True),
+    ]
+    assert len(renderer.render(scene)) <= MAX_BYTES
 
 
 def test_alt_text_fits_1024_characters_and_names_the_values() -> None:

@@ -20,6 +20,9 @@ from pathlib import Path
 from PIL import Image
 
 from bot.render import gallery
+from bot.render.chart import ChartScene
+from bot.render.replay import ReplayScene
+from bot.render.scene import RoundEndScene, TableScene
 from rummy_engine import Rules, Variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +37,19 @@ EXPECTED = {
     "basic-round-end.png",
     "table-fr.png",
     "round-end-fr.png",
+    "replay.gif",
+    "replay-fr.gif",
+    "score-chart.png",
+    "score-chart-fr.png",
+    "rating-chart.png",
+    "rating-chart-fr.png",
 }
+#: A replay in the README loads on a phone's data too.
+REPLAY_BYTES = 400_000
+
+
+def pictures(folder: Path) -> list[Path]:
+    return [*folder.glob("*.png"), *folder.glob("*.gif")]
 
 
 def test_the_committed_pictures_are_what_the_command_makes(tmp_path: Path) -> None:
@@ -49,8 +64,8 @@ def test_the_committed_pictures_are_what_the_command_makes(tmp_path: Path) -> No
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    made = {path.name for path in tmp_path.glob("*.png")}
-    committed = {path.name for path in DOCS_IMAGES.glob("*.png")}
+    made = {path.name for path in pictures(tmp_path)}
+    committed = {path.name for path in pictures(DOCS_IMAGES)}
     assert made >= EXPECTED
     assert committed == made, "docs/images holds pictures the command does not make"
     for name in sorted(made):
@@ -64,6 +79,9 @@ def test_the_pictures_are_small() -> None:
     for path in DOCS_IMAGES.glob("*.png"):
         assert path.stat().st_size < 60_000, path
         assert Image.open(io.BytesIO(path.read_bytes())).mode == "P", path
+    for path in DOCS_IMAGES.glob("*.gif"):
+        assert path.stat().st_size < REPLAY_BYTES, path
+        assert Image.open(io.BytesIO(path.read_bytes())).n_frames > 10, path
 
 
 def test_the_gallery_plays_real_rules() -> None:
@@ -84,3 +102,27 @@ def test_the_gallery_plays_real_rules() -> None:
     assert basic_end.scoring == "gain" and any(p.went_out for p in basic_end.players)
     assert by_file["round-end.png"].scoring == "penalty"
     assert "Manche" in by_file["round-end-fr.png"].title
+
+
+def test_the_replay_and_the_charts_are_the_bots_own() -> None:
+    """The replay is a whole finished round, deal to end, its turns drawn as the table (no hand) and its end; the score
+    chart is the finished game's against its limit; the rating chart has a line per variant and
+    one for all variants, in the reader's language."""
+    by_file = gallery.scenes_by_file()
+    for name in ("replay.gif", "replay-fr.gif"):
+        replay = by_file[name]
+        assert isinstance(replay, ReplayScene) and not replay.still
+        kinds = [type(frame.scene) for frame in replay.frames]
+        assert kinds[-1] is RoundEndScene and set(kinds[:-1]) == {TableScene}
+    assert "Manche 2" in by_file["replay-fr.gif"].frames[0].caption
+    scores = by_file["score-chart.png"]
+    assert isinstance(scores, ChartScene) and scores.limit == 251
+    assert max(max(line.values) for line in scores.series) >= 251
+    for name, families in (
+        ("rating-chart.png", ["Rummy 51", "Basic rummy", "All variants"]),
+        ("rating-chart-fr.png", ["Rami 51", "Rami classique", "Toutes les variantes"]),
+    ):
+        rating = by_file[name]
+        assert isinstance(rating, ChartScene) and rating.x_start == 1
+        assert [line.name for line in rating.series] == families
+        assert len(rating.series[-1].values) == gallery.RATED_GAMES
