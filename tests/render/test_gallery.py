@@ -81,7 +81,7 @@ def test_the_pictures_are_small() -> None:
         assert Image.open(io.BytesIO(path.read_bytes())).mode == "P", path
     for path in DOCS_IMAGES.glob("*.gif"):
         assert path.stat().st_size < REPLAY_BYTES, path
-        assert Image.open(io.BytesIO(path.read_bytes())).n_frames > 10, path
+        assert getattr(Image.open(io.BytesIO(path.read_bytes())), "n_frames", 1) > 10, path
 
 
 def test_the_gallery_plays_real_rules() -> None:
@@ -114,7 +114,7 @@ def test_the_replay_and_the_charts_are_the_bots_own() -> None:
         assert isinstance(replay, ReplayScene) and not replay.still
         kinds = [type(frame.scene) for frame in replay.frames]
         assert kinds[-1] is RoundEndScene and set(kinds[:-1]) == {TableScene}
-    assert "Manche 2" in by_file["replay-fr.gif"].frames[0].caption
+        assert ("Manche 2" if name.endswith("-fr.gif") else "Round 2") in replay.frames[0].caption
     scores = by_file["score-chart.png"]
     assert isinstance(scores, ChartScene) and scores.limit == 251
     assert max(max(line.values) for line in scores.series) >= 251
