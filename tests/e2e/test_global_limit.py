@@ -125,6 +125,33 @@ async def hands_shown(emu: DiscordEmulator, bot: RummyBot, seats: list[Seat]) ->
     return behind
 
 
+async def test_the_global_bucket_answers_as_discord_and_discord_py_waits(tmp_path: Path) -> None:
+    """The emulator's global 429 is one discord.py handles as Discord's (every request gets
+    through in the end, none refused), and the bot feels it; a route's own 429 is not global."""
+    async with emulated_discord(global_limit=3) as emu:
+        _, _, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            limit = bot.reconciler.limit
+            assert limit is not None
+            since = len(emu.requests)
+            answers = await asyncio.gather(*(bot.http.get_channel(channel.id) for _ in range(8)))
+            assert all(int(a["id"]) == channel.id for a in answers)
+            calls = emu.requests[since:]
+            over = [r for r in calls if r.status == 429]
+            assert over and all(r.limited == "global" for r in over)
+            assert busiest_second([r for r in calls if r.status == 200]) <= 3
+            assert limit.hits == len(over), "each global 429 felt"
+            assert limit.tight()
+            emu.global_limit, limit.until, hits = None, 0.0, limit.hits
+            once = [0.05]  # the route's next call is limited, then let through
+            emu.rate_limit = lambda method, path: once.pop() if once else None
+            await bot.http.get_channel(channel.id)
+            emu.rate_limit = None
+            assert any(r.limited == "route" for r in emu.requests[since + len(calls) :])
+            assert limit.hits == hits and not limit.tight(), "one route's 429 is not global"
+
+
 async def test_at_the_global_limit_the_tables_go_first_and_the_dms_catch_up(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
