@@ -7,7 +7,7 @@ no particular order. So at the limit, what players need to play (the table messa
 notice) would queue behind what can wait (the hand DMs, whose hand every move's private answer
 shows anyway). This records each global 429 (an aiohttp trace on discord.py's own session, so
 nothing is parsed twice and no private attribute is read) and says whether the budget is tight:
-the reconciler then leaves the DMs for later and catches them up once it is calm again.
+the reconciler then leaves the DMs for later and catches them up one table at a time.
 """
 
 from __future__ import annotations
