@@ -35,7 +35,8 @@ TABLES = 32
 LIMIT = 25
 #: How long the tables are driven (whole turns: each player ends the load on a discard).
 LOAD_SECONDS = 5.0
-INTERACTION_ROUTES = ("/interactions/", "/webhooks/", "/gateway")
+#: Routes outside the bucket: interaction tokens' (limited apart) and the gateway's address.
+EXEMPT = ("/interactions/", "/webhooks/", "/gateway")
 
 
 @dataclass
@@ -43,7 +44,6 @@ class Seat:
     channel: EmuChannel
     users: tuple[EmuUser, EmuUser]
     table_id: int = 0
-    moves: int = 0
 
 
 async def open_table(emu: DiscordEmulator, bot: RummyBot, seat: Seat) -> None:
@@ -68,7 +68,6 @@ async def move(emu: DiscordEmulator, bot: RummyBot, seat: Seat) -> Phase:
         card = next(c.text for c in game.hands[game.current] if c.text != "JK")
         handle = await emu.slash(mover, seat.channel, "rummy discard", card=card)
     await handle.answer(timeout=30)
-    seat.moves += 1
     return game.phase
 
 
@@ -90,7 +89,7 @@ async def quiet(emu: DiscordEmulator, for_s: float = 0.3) -> None:
 
 def bot_token(records: list[RequestRecord]) -> list[RequestRecord]:
     """The calls made with the bot token (interaction tokens have limits of their own)."""
-    return [r for r in records if not r.path.startswith(INTERACTION_ROUTES)]
+    return [r for r in records if not r.path.startswith(EXEMPT)]
 
 
 def is_dm(emu: DiscordEmulator, record: RequestRecord) -> bool:
