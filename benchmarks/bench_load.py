@@ -16,6 +16,7 @@ then the REST calls per move, bot-token calls apart from interaction-token calls
     .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20
     .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30
     .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20 --replays
+    .venv/bin/python benchmarks/bench_load.py --tables 100 --pace 0 --seconds 20 --global-limit 50 --settle 15
 
 ``--replays`` adds a table of two computers (its host sits out) played to the end of its first
 round before the window (then closed), and a spectator who asks for that round's replay again and again
@@ -53,7 +54,7 @@ from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
-from tests.discord_emulator.server import DiscordEmulator
+from tests.discord_emulator.server import DiscordEmulator, RequestRecord
 from tests.helpers import postgres
 
 PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
@@ -386,6 +387,43 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
                 print(f"    {count / max(n, 1):5.2f}  {method} {route}")
 
 
+async def at_limit(emu: DiscordEmulator, run: Run, seats: Sequence[Seat], db: Store) -> None:
+    """At the global bucket: how often it answered 429, which calls it let through while it
+    was exhausted (the table's before the DMs') and after the load, and whose hand DM does not
+    show their stored hand at the end."""
+    bot = [
+        r
+        for r in emu.requests
+        if r.started >= run.started and not r.path.startswith((*INTERACTION_ROUTES, "/gateway"))
+    ]
+    over = [r for r in bot if r.limited == "global"]
+    first = min((r.started for r in over), default=run.ended)
+
+    def split(records: list[RequestRecord]) -> str:
+        dms = sum(
+            emu.channels[int(r.path.split("/")[2])].is_dm for r in records if "/channels/" in r.path
+        )
+        return f"{len(records) - dms} table / {dms} DM"
+
+    through = [r for r in bot if r.status != 429]
+    print(f"global 429s: {len(over)} (of {len(bot)} bot-token calls)")
+    print(
+        f"let through at the limit: {split([r for r in through if first <= r.started <= run.ended])}"
+    )
+    after = [r for r in through if r.started > run.ended]
+    last = max((r.started - run.ended for r in after), default=0.0)
+    print(f"let through after the load: {split(after)}, the last {last:.1f} s after it")
+    behind = 0
+    for seat in seats:
+        game = await stored_game(db, seat.table_id)
+        for index, user in enumerate(seat.users):
+            if game.current == index and game.phase is Phase.PLAY:
+                continue  # mid-turn: the DM shows the hand at the end of the turn
+            dms = emu.dm_messages(user)
+            behind += not dms or hand_lines(game.hands[index], "en") not in dms[-1].content
+    print(f"hand DMs behind their stored hand at the end: {behind}")
+
+
 async def bench(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -431,6 +469,7 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             await asyncio.gather(*(opened(s) for s in seats))
             await asyncio.sleep(settle)
             print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
+            emu.global_limit = args.global_limit  # the tables are opened apart from the load
             run = Run(started=time.monotonic())
             pids = [b.pid for b in bots]
             (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
@@ -454,6 +493,8 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
                     f"replays drawn beside the moves: {len(replays)}, "
                     f"answer p50 {pct(replays, 0.5):.2f} s, max {max(replays):.2f} s"
                 )
+            if args.global_limit:
+                await at_limit(emu, run, seats, db)
             peaks = "; ".join(family_rss(b.pid, "VmHWM") for b in bots)
             print(f"peak RSS {peaks} MB")
         finally:
@@ -475,6 +516,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument(
         "--replays", action="store_true", help="draw replays, one after another, beside the moves"
+    )
+    parser.add_argument(
+        "--global-limit", type=float, help="the emulator's global bot-token bucket, per second"
     )
     args = parser.parse_args(argv)
     asyncio.run(bench(args))

@@ -32,6 +32,7 @@ from bot.storage import Store, TableRecord
 from bot.ui import errors
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
+from bot.ui.global_limit import GlobalLimit
 from bot.ui.reconciler import Reconciler
 from bot.ui.seasons import StandingsPoster
 from rummy_engine import Event
@@ -132,12 +133,14 @@ class RummyBot(commands.Bot):
         # missing (PyNaCl, davey) would only alarm the operator at every start.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        limit = GlobalLimit()
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=make_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # no message events arrive to fill a message cache
+            http_trace=limit.trace(),  # every global 429 is felt (see bot/ui/global_limit.py)
             **self._client_options(settings),
         )
         self.settings = settings
@@ -160,7 +163,7 @@ class RummyBot(commands.Bot):
         # own): a whole game's GIF takes seconds, which no move's picture should wait behind.
         self.replay_drawer = make_drawer(min(1, settings.drawing_processes))
         self.reconciler = Reconciler(
-            self, store, self.tables, gate=self.inflight, drawer=self.drawer
+            self, store, self.tables, gate=self.inflight, drawer=self.drawer, limit=limit
         )
         self.autoplay = Autoplay(
             self.tables,

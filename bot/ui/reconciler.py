@@ -24,6 +24,13 @@ interaction is at hand (a computer's or the timer's move, a restart, a token nea
 minutes) is it posted or deleted with the bot token. A follow-up carries no nonce, so the
 first pass of a table in a process (after a restart or a failure) first looks for a notice
 it may have posted just before the crash, among the channel's last messages.
+
+At that limit (a global 429, see bot/ui/global_limit.py) a pass leaves the hand DMs for later:
+the table message and the notice go out, the table stays marked unpublished, and one catch-up
+task publishes the tables whose DMs waited, one after another, so that they never take more
+than one request of the budget from the tables in play. A pass that discord.py gave up on at
+the limit (five 429s in a row) is not a failure to back off from: its table is caught up
+first, as soon as the limit's wait is over.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ from bot.services.threads import CHANNEL_GONE
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui import charts
+from bot.ui.global_limit import GlobalLimit
 from bot.ui.interaction import may_follow_up_publicly, updated_message
 from bot.ui.messages import (
     Draft,
@@ -161,13 +169,22 @@ class Reconciler:
         *,
         gate: InFlight,
         drawer: Drawer,
+        limit: GlobalLimit | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.tables = tables
         self.gate = gate
         self.pictures = Pictures(drawer)
+        self.limit = limit
         self._pending: dict[int, _Pending] = {}
+        #: Tables whose hand DMs waited for the global limit, oldest first (a dict as an
+        #: ordered set); tables whose pass discord.py gave up on at that limit; and the task
+        #: catching both up (the latter first).
+        self._postponed: dict[int, None] = {}
+        self._behind: dict[int, None] = {}
+        self._catching_up: asyncio.Task[None] | None = None
+        self._catching: int | None = None
 
     # -- entry points ---------------------------------------------------------------------------
 
@@ -227,6 +244,47 @@ class Reconciler:
         for pending in self._pending.values():
             if pending.retry is not None:
                 pending.retry.cancel()
+        if self._catching_up is not None:
+            self._catching_up.cancel()
+
+    # -- at the global limit --------------------------------------------------------------------
+
+    def _dms_wait(self, table: Table) -> bool:
+        """Whether this pass leaves the hand DMs for later: the bot token is at its global
+        limit, the table is a game whose DMs may need a call, and this is not the catch-up's
+        own pass of it."""
+        if self.limit is None or not self.limit.tight() or table.id == self._catching:
+            return False
+        return table.game is not None and table.record.status == "active"
+
+    def _postpone(self, tid: int, queue: dict[int, None]) -> None:
+        queue.pop(tid, None)  # to the back: the oldest waited longest
+        queue[tid] = None
+        if self._catching_up is None or self._catching_up.done():
+            self._catching_up = asyncio.create_task(self._catch_up(), name="catch-up")
+
+    def _gave_up_at_limit(self, error: Exception) -> bool:
+        """Whether discord.py gave up on a request at a rate limit (five 429s in a row)."""
+        if self.limit is None or not isinstance(error, discord.HTTPException):
+            return False
+        return error.status == 429
+
+    async def _catch_up(self) -> None:
+        """Publish, one table at a time, DMs included: first the tables left behind by the
+        limit, then those whose DMs waited. One at a time, so that what waited takes at most
+        one request of the budget from the tables still moving (a pass that meets the limit
+        again postpones its table once more)."""
+        assert self.limit is not None
+        while self._behind or self._postponed:
+            await self.limit.released()
+            queue = self._behind or self._postponed
+            tid = next(iter(queue))
+            del queue[tid]
+            self._catching = tid
+            try:
+                await self.publish(tid)
+            finally:
+                self._catching = None
 
     # -- one pass -------------------------------------------------------------------------------
 
@@ -251,7 +309,10 @@ class Reconciler:
             return False
         except (discord.HTTPException, OSError) as error:
             pending.refs = None
-            self._retry_later(tid, pending, error)
+            if self._gave_up_at_limit(error):
+                self._postpone(tid, self._behind)  # not Discord failing: its budget, spent
+            else:
+                self._retry_later(tid, pending, error)
             return False
         except Exception as error:
             pending.refs = None
@@ -328,9 +389,21 @@ class Reconciler:
         await self._round_summaries(table, refs, locale)
         notice = _Notice(step.actor_id, pending, step.fresh, interaction)
         await self._turn_notice(table, refs, edited, locale, notice)
-        await self._hands(table, refs, edited, locale, pending.hands)
+        published = table.record.revision
+        if self._dms_wait(table):
+            # not published yet: a restart before the catch-up heals the table too
+            published = 0
+            self._postpone(table.id, self._postponed)
+        else:
+            try:
+                await self._hands(table, refs, edited, locale, pending.hands)
+            except (discord.HTTPException, OSError):
+                # what went out is recorded: a notice posted as a follow-up would be left in
+                # the channel if the next pass found another turn's
+                await self.store.mark_published(table.id, 0, edited)
+                raise
         await self._result_line(table, refs, locale)
-        await self.store.mark_published(table.id, table.record.revision, edited)
+        await self.store.mark_published(table.id, published, edited)
         refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
         return table
@@ -381,8 +454,12 @@ class Reconciler:
             thread = int(data["id"])
         except discord.HTTPException as error:
             if refused(error):
-                log.info("table %s: may not open a thread (%s); played in the channel", table.id, error)
-                await self._post(table, "thread_refused", refused_line(locale), self._channel(table))
+                log.info(
+                    "table %s: may not open a thread (%s); played in the channel", table.id, error
+                )
+                await self._post(
+                    table, "thread_refused", refused_line(locale), self._channel(table)
+                )
                 return await self.tables.set_thread(table, 0)
             if no_thread_here(error):
                 return await self.tables.set_thread(table, 0)

@@ -24,6 +24,7 @@ import secrets
 import time
 import traceback
 import zlib
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -102,6 +103,8 @@ class RequestRecord:
     #: measure what players see from these).
     started: float = 0.0
     finished: float = 0.0
+    #: A 429's scope: ``"global"`` (the token's global bucket) or ``"route"``; "" otherwise.
+    limited: str = ""
 
 
 def _json_response(data: Any, status: int = 200) -> web.Response:
@@ -279,6 +282,7 @@ class DiscordEmulator:
         bot_name: str = "RummyBot",
         strict: bool = True,
         dispatch_message_events: bool = True,
+        global_limit: float | None = None,
     ) -> None:
         self.token = token
         self.strict = strict
@@ -328,6 +332,13 @@ class DiscordEmulator:
         #: Rate limiting as Discord does it: called with (method, path) for every bot-token REST
         #: call; a number of seconds answers 429 with that ``Retry-After`` (None lets it through).
         self.rate_limit: Callable[[str, str], float | None] | None = None
+        #: Discord's global bucket of a bot token: at most this many bot-token requests in any
+        #: second, across every route (interaction callbacks and webhook follow-ups are exempt);
+        #: past it, 429 with ``"global": true`` and ``X-RateLimit-Global``, as Discord answers
+        #: (discord.py then holds every bot-token request until ``retry_after``). Off (None)
+        #: unless a test sets it.
+        self.global_limit = global_limit
+        self._global_window: deque[float] = deque()
         #: Discord forgets an interaction not acknowledged within 3 seconds of its creation
         #: (its callback then gets 404 / 10062). Off unless a test sets it: a loaded machine
         #: must not fail tests that are about something else.
@@ -880,6 +891,9 @@ class DiscordEmulator:
             (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/gateway")
         )
         started = time.monotonic()
+        over = self._over_global(started) if needs_auth else None
+        if over is not None:
+            return self._too_many(request, path, over, started, scope="global")
         limited = self.rate_limit(request.method, path) if needs_auth and self.rate_limit else None
         if limited is not None:
             return self._too_many(request, path, limited, started)
@@ -921,26 +935,57 @@ class DiscordEmulator:
             )
         return response
 
+    def _over_global(self, now: float) -> float | None:
+        """Seconds until the global bucket has room (None: it has, and this request takes it).
+        A sliding window: no second ever holds more than ``global_limit`` requests let
+        through, which is what a test can check from :attr:`requests`."""
+        if self.global_limit is None:
+            return None
+        window = self._global_window
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        if len(window) >= self.global_limit:
+            return max(window[0] + 1.0 - now, 0.001)
+        window.append(now)
+        return None
+
     def _too_many(
-        self, request: web.Request, path: str, retry_after: float, started: float
+        self,
+        request: web.Request,
+        path: str,
+        retry_after: float,
+        started: float,
+        *,
+        scope: str = "route",
     ) -> web.Response:
-        """Discord's 429: JSON ``retry_after`` plus the ``Retry-After`` header; nothing applied."""
+        """Discord's 429: JSON ``retry_after`` (and ``global``) plus the ``Retry-After`` header,
+        and ``X-RateLimit-Global`` / ``X-RateLimit-Scope`` on the global bucket's; nothing
+        applied."""
         self.requests.append(
             RequestRecord(
-                request.method, path[len(API_PREFIX) :], 429, started=started, finished=started
+                request.method,
+                path[len(API_PREFIX) :],
+                429,
+                started=started,
+                finished=started,
+                limited=scope,
             )
         )
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
-        return web.Response(
-            body=json.dumps(body).encode(),
-            status=429,
+        over_global = scope == "global"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(retry_after, 3),
+            "global": over_global,
+        }
+        headers = {
+            "Content-Type": "application/json",
+            "Retry-After": f"{retry_after:.3f}",
             # discord.py treats a 429 without ``Via`` as a Cloudflare ban, as Discord's does not.
-            headers={
-                "Content-Type": "application/json",
-                "Retry-After": f"{retry_after:.3f}",
-                "Via": "1.1 google",
-            },
-        )
+            "Via": "1.1 google",
+        }
+        if over_global:
+            headers |= {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+        return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
 
     def _add_routes(self, app: web.Application) -> None:
         p = API_PREFIX
