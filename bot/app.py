@@ -160,8 +160,9 @@ class RummyBot(commands.Bot):
         )
         self.drawer = make_drawer(settings.drawing_processes)
         # Replays draw apart (a process started on the first replay, or a renderer of their
-        # own): a whole game's GIF takes seconds, which no move's picture should wait behind.
-        self.replay_drawer = make_drawer(min(1, settings.drawing_processes))
+        # own): a whole game's GIF takes seconds, which no move's picture should wait behind;
+        # at the lowest priority, so the moves and pictures of the tables in play go first.
+        self.replay_drawer = make_drawer(min(1, settings.drawing_processes), niceness=19)
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer, limit=limit
         )

@@ -38,9 +38,12 @@ class Drawer(Protocol):
     async def close(self) -> None: ...
 
 
-def make_drawer(processes: int) -> Drawer:
-    """Worker processes when ``processes`` > 0, else the renderer's worker threads."""
-    return ProcessDrawer(processes) if processes > 0 else ThreadDrawer(Renderer())
+def make_drawer(processes: int, *, niceness: int = 0) -> Drawer:
+    """Worker processes when ``processes`` > 0 (``niceness`` added to their niceness), else the
+    renderer's worker threads."""
+    return (
+        ProcessDrawer(processes, niceness=niceness) if processes > 0 else ThreadDrawer(Renderer())
+    )
 
 
 class ThreadDrawer:
@@ -72,8 +75,10 @@ class ProcessDrawer:
     dies, even killed outright, a worker reads the end of its input and leaves.
     """
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, *, niceness: int = 0) -> None:
         self.processes = processes
+        #: Added to the workers' niceness (lower priority): see :mod:`bot.render.worker`.
+        self.niceness = niceness
         self._workers: list[_Worker] = []
         self._turn = itertools.count()
         self._starting = asyncio.Lock()
@@ -97,7 +102,7 @@ class ProcessDrawer:
         async with self._starting:
             self._workers = [w for w in self._workers if w.alive]
             if len(self._workers) < self.processes:
-                self._workers.append(await _Worker.start())
+                self._workers.append(await _Worker.start(self.niceness))
         return min(self._workers, key=lambda w: (w.waiting, next(self._turn)))
 
     @property
@@ -127,11 +132,12 @@ class _Worker:
         self._reader = asyncio.create_task(self._read(), name=f"drawing-{process.pid}")
 
     @classmethod
-    async def start(cls) -> _Worker:
+    async def start(cls, niceness: int = 0) -> _Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "bot.render.worker",
+            *([str(niceness)] if niceness else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )

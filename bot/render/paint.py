@@ -59,10 +59,17 @@ class Text:
     box: tuple[int, int, int, int]
     fill: RGB
 
+    def origin(self, fonts: Fonts) -> tuple[float, float]:
+        """Where it is drawn: ``xy``, moved right just enough that a first glyph whose ink
+        reaches left of its origin (ʝ, ƒ in a player's name) stays in the box."""
+        left = fonts.get(self.size).getbbox(self.text, anchor=self.anchor)[0]
+        x, y = self.xy
+        return (max(x, self.box[0] - left), y)
+
     def bbox(self, fonts: Fonts) -> tuple[float, float, float, float]:
         """Where the text's ink and advance lie, measured with the font it is drawn in."""
         left, top, right, bottom = fonts.get(self.size).getbbox(self.text, anchor=self.anchor)
-        x, y = self.xy
+        x, y = self.origin(fonts)
         return (x + left, y + top, x + right, y + bottom)
 
 
@@ -71,7 +78,8 @@ def draw_texts(
 ) -> None:
     """Draw placed lines (see :func:`label_text` for ``kept``)."""
     for item in texts:
-        label_text(draw, fonts, item.size, item.xy, item.text, item.fill, item.anchor, kept=kept)
+        xy = item.origin(fonts)
+        label_text(draw, fonts, item.size, xy, item.text, item.fill, item.anchor, kept=kept)
 
 
 def readable_on(colour: RGB) -> RGB:

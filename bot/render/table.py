@@ -578,9 +578,7 @@ def seat_texts(part: SeatsPart, fonts: Fonts, y: int = 0, *, left: int = 0) -> l
         name = fit(font, seat.name, name_right - name_x)
         fill = GOLD if seat.is_turn else TEXT
         box = (name_x - 2, y, name_right, y + 28)
-        # a name starting with a glyph whose ink reaches left of its origin (ʝ, ƒ) moves right
-        ink_left = font.getbbox(name, anchor="lm")[0]
-        texts.append(Text(name, SEAT_PX, (name_x - min(0, ink_left + 2), cy + 1), "lm", box, fill))
+        texts.append(Text(name, SEAT_PX, (name_x, cy + 1), "lm", box, fill))
         y += 30
     return texts
 

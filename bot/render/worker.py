@@ -1,6 +1,8 @@
 """A drawing process: scenes in on stdin, PNG bytes out on stdout, until stdin ends.
 
-Run by :class:`bot.render.drawing.ProcessDrawer` as ``python -m bot.render.worker``. Each
+Run by :class:`bot.render.drawing.ProcessDrawer` as ``python -m bot.render.worker [niceness]``
+(a positive niceness lowers the process's priority: replays, seconds of drawing, must never
+take the CPU from the pictures and moves of the tables in play). Each
 message is a frame: a 5-byte header (status, length) and that many bytes; a request is a
 pickled scene, an answer the PNG (status ``OK``) or the error's text (``FAILED``), in the order
 the requests came. Why pickle: both ends are this program, started by the bot itself, over a
@@ -9,6 +11,7 @@ private pipe.
 
 from __future__ import annotations
 
+import os
 import pickle
 import signal
 import struct
@@ -61,6 +64,8 @@ if __name__ == "__main__":
     # Ctrl-C in a terminal reaches the whole process group: the bot then shuts down and ends
     # this worker's input, which is when it leaves (not with a KeyboardInterrupt traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if len(sys.argv) > 1:
+        os.nice(int(sys.argv[1]))
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not break the frames
     serve(sys.stdin.buffer, answers)

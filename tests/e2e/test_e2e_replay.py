@@ -5,6 +5,7 @@ and a press answers privately with an animated GIF and its alt text."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 from PIL import Image
@@ -61,3 +62,6 @@ async def test_a_round_summary_replay_answers_with_a_gif_drawn_in_a_process(
                 frames = image.n_frames
             assert frames >= 3 and f"in {frames} frames" in (gif.description or "")
             assert bot.replay_drawer.pids, "drawn in a drawing process of its own"  # type: ignore[attr-defined]
+            (pid,) = bot.replay_drawer.pids  # type: ignore[attr-defined]
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, pid) > mine, "replays yield to the tables"
