@@ -8,6 +8,7 @@ request, so a button posted before a restart still works; the cog registers the 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import discord
@@ -247,25 +248,28 @@ class LeaderboardPageButton(
         )
 
 
-def leaderboard_view(page: LeaderboardPage, caller_id: int | None, locale: str) -> discord.ui.View:
-    """Previous/Next, disabled at the ends. Their targets always differ (page−1, page+1)."""
-    common = (page.scope, page.family, page.sort)
+def paging_view(
+    page: LeaderboardPage, locale: str, button: Callable[..., discord.ui.Item[Any]]
+) -> discord.ui.View:
+    """Previous/Next of any board, disabled at the ends. Their targets always differ (page−1,
+    page+1); ``button(page_no, label=..., disabled=...)`` makes the board's own button."""
     return component_view(
-        LeaderboardPageButton(
-            *common,
-            page.page - 1,
-            caller_id or 0,
-            label=t("leaderboard.previous", locale),
-            disabled=not page.has_previous,
+        button(
+            page.page - 1, label=t("leaderboard.previous", locale), disabled=not page.has_previous
         ),
-        LeaderboardPageButton(
-            *common,
-            page.page + 1,
-            caller_id or 0,
-            label=t("leaderboard.next", locale),
-            disabled=not page.has_next,
-        ),
+        button(page.page + 1, label=t("leaderboard.next", locale), disabled=not page.has_next),
     )
+
+
+def leaderboard_view(page: LeaderboardPage, caller_id: int | None, locale: str) -> discord.ui.View:
+    """The all-time board's Previous/Next."""
+
+    def button(page_no: int, **shown: Any) -> LeaderboardPageButton:
+        return LeaderboardPageButton(
+            page.scope, page.family, page.sort, page_no, caller_id or 0, **shown
+        )
+
+    return paging_view(page, locale, button)
 
 
 def bound_page_button(service: StatsService) -> type[LeaderboardPageButton]:

@@ -39,7 +39,6 @@ from bot.ui.interaction import (
     public_locale_of,
     reply,
 )
-from bot.ui.widgets import component_view
 
 log = logging.getLogger(__name__)
 
@@ -195,22 +194,11 @@ def season_view(
 ) -> discord.ui.View:
     """Previous/Next, disabled at the ends, like the all-time board's."""
     common = (season.guild_id, micros(season.starts_at), page.family, page.sort)
-    return component_view(
-        SeasonPageButton(
-            *common,
-            page.page - 1,
-            caller_id or 0,
-            label=t("leaderboard.previous", locale),
-            disabled=not page.has_previous,
-        ),
-        SeasonPageButton(
-            *common,
-            page.page + 1,
-            caller_id or 0,
-            label=t("leaderboard.next", locale),
-            disabled=not page.has_next,
-        ),
-    )
+
+    def button(page_no: int, **shown: Any) -> SeasonPageButton:
+        return SeasonPageButton(*common, page_no, caller_id or 0, **shown)
+
+    return boards.paging_view(page, locale, button)
 
 
 def bound_season_button(service: SeasonService) -> type[SeasonPageButton]:
@@ -240,7 +228,9 @@ async def leaderboard_command(
     players know, and a season board of a new month is nearly empty), or a season's board.
     Bad values are refused before deferring, as the all-time board does."""
     if season == ALL_TIME:
-        await boards.leaderboard_command(interaction, stats, variant=variant, scope=scope, sort=sort)
+        await boards.leaderboard_command(
+            interaction, stats, variant=variant, scope=scope, sort=sort
+        )
         return
     if season not in (CURRENT, PREVIOUS):
         raise Refusal("seasons.bad_board", value=season)
