@@ -106,11 +106,15 @@ class HeaderPart:
     sides: tuple[SideScore, ...]
     turn_name: str | None
     labels: tuple[str, ...]  # the round, turn and score templates
+    #: Every seat's name: the turn badge stays on the title's line only if each would, so the
+    #: header keeps its height from turn to turn (the table does not jump under the eyes).
+    names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, scene: TableScene) -> HeaderPart:
         labels = tuple(scene.labels.get(key, TABLE_LABELS[key]) for key in HEADER_LABELS)
-        return cls(scene.title, scene.round_no, scene.sides, scene.turn_name, labels)
+        names = tuple(seat.name for seat in scene.seats)
+        return cls(scene.title, scene.round_no, scene.sides, scene.turn_name, labels, names)
 
     def label(self, key: str, **params: object) -> str:
         return self.labels[HEADER_LABELS.index(key)].format(**params)
@@ -345,7 +349,9 @@ class _Header:
         y = 0
         title_right = WIDTH - MARGIN
         if part.turn_name is not None:
-            turn, on_title_line = self._turn(part.turn_name, inner - left_w - TITLE_GAP)
+            room = inner - left_w - TITLE_GAP
+            turn, on_title_line = self._turn(part.turn_name, room)
+            on_title_line &= all(self._turn(name, room)[1] for name in part.names)
             if not on_title_line:
                 turn, _ = self._turn(part.turn_name, inner)
                 y = LINE_H
