@@ -241,6 +241,21 @@ async def computer_turn(world: World, game: Game) -> None:
     )
 
 
+async def play_to_end(world: World, rng: random.Random, steps: int = 2000) -> None:
+    """Play the table's game to its end: the people's moves chosen by ``rng``, the computers'
+    played by letting their pause run out."""
+    for _ in range(steps):
+        table = await world.table()
+        game = table.require_game()
+        if game.phase is Phase.GAME_OVER:
+            return
+        if table.is_computer(game.current):
+            await computer_turn(world, game)
+        else:
+            await play_step(world, rng)
+    pytest.fail("the game did not end")
+
+
 @pytest.fixture
 async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     guild = simcord_env.create_guild("Rummy Club")

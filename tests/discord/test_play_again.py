@@ -15,8 +15,7 @@ import pytest
 
 from bot.app import RummyBot
 from bot.services.refusal import Refusal
-from rummy_engine import Phase
-from tests.discord.conftest import World, computer_turn, has_table_buttons, make_bot, play_step
+from tests.discord.conftest import World, has_table_buttons, make_bot, play_to_end
 from tests.discord.test_truth import crash_at
 
 NOT_PLAYED = (
@@ -61,18 +60,7 @@ async def finish_game(world: World) -> None:
     await bob.slash(world.channel, "rummy join")
     await alice.slash(world.channel, "rummy computer", action="addbot", strength="strong")
     await alice.slash(world.channel, "rummy start")
-    rng = random.Random(3)
-    for _ in range(2000):
-        table = await world.table()
-        game = table.require_game()
-        if game.phase is Phase.GAME_OVER:
-            break
-        if table.is_computer(game.current):
-            await computer_turn(world, game)
-        else:
-            await play_step(world, rng)
-    else:
-        pytest.fail("the game did not end")
+    await play_to_end(world, random.Random(3))
     assert (await world.table()).record.status == "finished"
 
 

@@ -11,8 +11,7 @@ import pytest
 
 from bot.app import RummyBot
 from bot.storage.base import ALL_VARIANTS
-from rummy_engine import Phase
-from tests.discord.conftest import World, make_bot, play_step
+from tests.discord.conftest import World, make_bot, play_to_end
 
 
 @pytest.fixture
@@ -21,15 +20,8 @@ def simcord_bot(store_url: str | Path) -> RummyBot:
 
 
 async def test_a_whole_game_is_on_the_current_season_board(world: World) -> None:
-    table = await world.open_table("simple", "1v1", 2)
-    rng = random.Random(1)
-    for _ in range(3000):
-        table = await world.table()
-        if table.require_game().phase is Phase.GAME_OVER:
-            break
-        await play_step(world, rng)
-    else:
-        pytest.fail("the game did not end")
+    await world.open_table("simple", "1v1", 2)
+    await play_to_end(world, random.Random(1), steps=3000)
     store = world.bot.store
     (season,) = await store.season_rows(world.guild.id)
     assert season.channel_id == world.channel.id and not season.posted
