@@ -54,8 +54,9 @@ class UiContext:
         interaction: discord.Interaction | None = None,
     ) -> None:
         """After a commit: arm what comes next (so the message shows its deadlines), then bring
-        the table's messages up to date. ``interaction``: the move's, once its private answer
-        is sent (the next turn's notice is then its public follow-up)."""
+        the table's messages up to date. ``interaction``: the move's or the lobby action's,
+        once its private answer is sent (the table's public messages are then its follow-ups,
+        outside the bot token's budget)."""
         if isinstance(change, Played):
             due = await self.autoplay.after(change.table)
             await self.reconciler.publish(
@@ -67,4 +68,6 @@ class UiContext:
             )
         else:
             due = await self.autoplay.after(change)
-            await self.reconciler.publish(change, actor_id=actor_id, deadlines=due)
+            await self.reconciler.publish(
+                change, actor_id=actor_id, interaction=interaction, deadlines=due
+            )

@@ -72,7 +72,7 @@ class LobbyHandlers:
             inherited=chosen.inherited,
         )
         await reply(interaction, t("lobby.opened", locale_of(interaction)))
-        await self.ui.committed(table, interaction.user.id)
+        await self.ui.committed(table, interaction.user.id, interaction=interaction)
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
         """The final table's Play again: the next lobby, posted once (its message names the
@@ -82,7 +82,7 @@ class LobbyHandlers:
         user = interaction.user
         table = await self.ui.tables.play_again(table_id, user.id, name=user.display_name)
         await reply(interaction, t("again.opened", locale_of(interaction)))
-        await self.ui.committed(table, user.id)
+        await self.ui.committed(table, user.id, interaction=interaction)
 
     async def seat(
         self,
@@ -129,7 +129,7 @@ class LobbyHandlers:
             )
             answer = t("lobby.cancelled", locale)
         await reply(interaction, answer)
-        await self.ui.committed(table, user.id)
+        await self.ui.committed(table, user.id, interaction=interaction)
 
     async def ask_strength(self, interaction: discord.Interaction, table_id: int) -> None:
         """The Add computer button: the host picks the new seat's strength in a private select."""
@@ -154,7 +154,7 @@ class LobbyHandlers:
             tid, interaction.user.id, target.id, name=target.display_name
         )
         await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
-        await self.ui.committed(table, interaction.user.id)
+        await self.ui.committed(table, interaction.user.id, interaction=interaction)
 
     async def _leave(
         self, table_id: int, user_id: int, locale: str, *, lobby_only: bool = False
@@ -210,7 +210,7 @@ class LobbyHandlers:
             shown = option_value(key, value, locale)
             answer = t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=shown)
         await edit_panel(interaction, answer, view=None)
-        await self.ui.committed(table, interaction.user.id)
+        await self.ui.committed(table, interaction.user.id, interaction=interaction)
 
     async def decide_absent(
         self, interaction: discord.Interaction, table_id: int, seat: int, choice: str
@@ -219,4 +219,4 @@ class LobbyHandlers:
         await defer_private(interaction)
         change = await self.ui.tables.decide_absent(table_id, seat, choice, interaction.user.id)
         await reply(interaction, t(f"absent.{choice}_done", locale_of(interaction)))
-        await self.ui.committed(change, interaction.user.id)
+        await self.ui.committed(change, interaction.user.id, interaction=interaction)

@@ -18,12 +18,16 @@ player to act, once per turn), ``hand:<seat>`` (each player's DM), ``round:<n>``
 summary, posted once). A closed table shows its final state, without live buttons.
 
 Discord allows a bot token 50 requests per second across every server, while an interaction's
-own token is limited apart. So the turn notice rides on the move that ended the turn: a public
-follow-up of that move's interaction, deleted later through the same token. Only when no
-interaction is at hand (a computer's or the timer's move, a restart, a token near its 15
-minutes) is it posted or deleted with the bot token. A follow-up carries no nonce, so the
-first pass of a table in a process (after a restart or a failure) first looks for a notice
-it may have posted just before the crash, among the channel's last messages.
+own token is limited apart (bot/ui/courier.py). So the table's public messages ride on the
+moves made in its channel: at each new turn the table message is posted anew at the bottom of
+the channel as a public follow-up of the newest move (or lobby action), then the turn notice
+below it, and the old ones are deleted through the tokens that posted them; within a turn the
+table is edited through its own token. A computer's move uses the newest token still alive.
+Only when no token is at hand (a restart, a table nobody touched for 14 minutes) does the bot
+token edit, post or delete; a player's move at most costs it their hand DM at the turn's end.
+A follow-up carries no nonce, so the first pass of a table in a process (after a restart or a
+failure) reads the channel's last messages: a table message posted just before a crash and
+not recorded is deleted, a notice is adopted.
 
 At that limit (a global 429, see bot/ui/global_limit.py) a pass leaves the hand DMs for later:
 the table message and the notice go out, the table stays marked unpublished, and one catch-up
@@ -40,14 +44,15 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import discord
 from discord.http import handle_message_parameters
 
 from bot.render.drawing import Drawer
+from bot.services.actions import Action
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.presenter import names_for, relative_time
 from bot.services.tables import Table, TableService
@@ -55,8 +60,9 @@ from bot.services.threads import CHANNEL_GONE
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
 from bot.text import normalise, t
 from bot.ui import charts
+from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone
 from bot.ui.global_limit import GlobalLimit
-from bot.ui.interaction import may_follow_up_publicly, updated_message
+from bot.ui.interaction import updated_message
 from bot.ui.messages import (
     Draft,
     Pictures,
@@ -92,11 +98,11 @@ NO_PINGS = discord.AllowedMentions.none()
 #: Waits before a pass that failed (Discord down, missing permission) is tried again; after the
 #: last one, the next change to the table or the next start-up tries again.
 RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
-#: An interaction token lives 15 minutes; past this age the bot token is used instead.
-TOKEN_LIFE = timedelta(minutes=14)
-#: How many of a channel's last messages a first pass reads to find a notice posted before a
-#: crash.
-NOTICE_LOOKBACK = 10
+#: How many of a channel's last messages a first pass reads to find what it may have posted
+#: as a follow-up just before a crash (a follow-up carries no nonce).
+LOOKBACK = 10
+#: The buttons a round summary keeps: a message with only these is not a table message.
+SUMMARY_ACTIONS = frozenset({Action.REVIEW, Action.REPLAY})
 
 
 def hand_kind(seat: int) -> str:
@@ -131,12 +137,22 @@ class _Pending:
     thread: int | None = None
     #: What each message shows, as stored (None: not read yet, or forgotten after a failure).
     refs: dict[str, MessageRef] | None = None
-    #: The interaction of the move handed over, if in the table's channel: the notice the move
-    #: calls for is its follow-up (used by the next pass only).
+    #: The interaction of the move handed over, if in the table's channel (used by the next
+    #: pass only: a press on the table message edits it through its answer).
     interaction: discord.Interaction | None = None
-    #: The notice posted as a follow-up, deleted through the same interaction token.
-    notice: discord.WebhookMessage | None = None
-    notice_by: discord.Interaction | None = None
+    #: The token of the newest move in the table's channel: it posts the table message and
+    #: the notice while it lives (kept across passes: a computer's move has none of its own).
+    courier: Courier | None = None
+    #: The table message and the notice posted as follow-ups: each edited and deleted through
+    #: the token that posted it (with the message's id).
+    table_by: tuple[Courier, int] | None = None
+    notice_by: tuple[Courier, int] | None = None
+    #: The turn the table message was posted or last brought up to date for (None: not known
+    #: in this process): at another turn it is posted anew at the bottom of the channel.
+    table_turn: str | None = None
+    #: Table messages replaced by a newer one and not deleted yet (a failure in between, an
+    #: archived thread): each pass deletes them first.
+    stale: list[tuple[MessageRef, tuple[Courier, int] | None]] = field(default_factory=list)
     #: Per seat, what its hand DM's last draft was made of and its stamp (see hand_inputs).
     hands: dict[int, tuple[tuple[object, ...], str]] = field(default_factory=dict)
 
@@ -296,6 +312,7 @@ class Reconciler:
                 deadlines, pending.deadlines = pending.deadlines, None
                 pending.newest, pending.events, pending.actor_id = None, (), None
                 interaction, pending.interaction = pending.interaction, None
+                pending.courier = Courier.of(interaction) or pending.courier
                 if table is None:
                     table = await self.tables.load(tid)
                 fresh = pending.refs is None
@@ -374,7 +391,6 @@ class Reconciler:
         """Bring every message of ``table`` to its state; returns the table as shown (with
         the thread its game moved to, if it did in this pass)."""
         refs, pending, events = step.refs, step.pending, step.events
-        interaction = step.interaction
         if not events and table.game is not None and table.record.version:
             events = await self._last_events(table)
         edited: list[MessageRef] = []
@@ -384,29 +400,44 @@ class Reconciler:
         table = await self._placed(table, refs, edited, locale, pending)
         if table.record.closed_reason == CHANNEL_GONE:
             return await self._gone_shown(table, refs, edited, locale)
-        deadlines = step.deadlines
-        await self._table_message(table, refs, edited, events, locale, deadlines, interaction)
+        # a table just opened by a command here has nothing of its own to look for
+        opened = not refs and step.interaction is not None
+        recent = await self._recent(table, refs) if step.fresh and not opened else None
         await self._round_summaries(table, refs, locale)
-        notice = _Notice(step.actor_id, pending, step.fresh, interaction)
-        await self._turn_notice(table, refs, edited, locale, notice)
-        published = table.record.revision
-        if self._dms_wait(table):
-            # not published yet: a restart before the catch-up heals the table too
-            published = 0
-            self._postpone(table.id, self._postponed)
-        else:
-            try:
-                await self._hands(table, refs, edited, locale, pending.hands)
-            except (discord.HTTPException, OSError):
-                # what went out is recorded: a notice posted as a follow-up would be left in
-                # the channel if the next pass found another turn's
-                await self.store.mark_published(table.id, 0, edited)
-                raise
+        shown = _Shown(events, step.deadlines, step.interaction, pending)
+        notice = _Notice(step.actor_id, pending, recent)
+        try:
+            published = await self._in_play(table, refs, edited, locale, shown, notice)
+        except (discord.HTTPException, OSError):
+            # what went out is recorded: a table message or a notice posted as a follow-up
+            # would be left in the channel if the next pass found another one
+            await self.store.mark_published(table.id, 0, edited)
+            raise
         await self._result_line(table, refs, locale)
         await self.store.mark_published(table.id, published, edited)
         refs.update((ref.kind, ref) for ref in edited)
         log.debug("table %s: messages show revision %s", table.id, table.record.revision)
         return table
+
+    async def _in_play(
+        self,
+        table: Table,
+        refs: dict[str, MessageRef],
+        edited: list[MessageRef],
+        locale: str,
+        shown: _Shown,
+        notice: _Notice,
+    ) -> int:
+        """The table message, the notice and the hand DMs; returns the revision they show
+        (0 when the DMs wait for the global limit: a restart before the catch-up heals the
+        table too)."""
+        await self._table_message(table, refs, edited, locale, shown)
+        await self._turn_notice(table, refs, edited, locale, notice)
+        if self._dms_wait(table):
+            self._postpone(table.id, self._postponed)
+            return 0
+        await self._hands(table, refs, edited, locale, shown.pending.hands)
+        return table.record.revision
 
     # -- a thread per game ----------------------------------------------------------------------
 
@@ -529,29 +560,84 @@ class Reconciler:
         table: Table,
         refs: dict[str, MessageRef],
         edited: list[MessageRef],
-        events: Sequence[Event],
         locale: str,
-        deadlines: Sequence[Deadline] | None,
-        interaction: discord.Interaction | None,
+        shown: _Shown,
     ) -> None:
-        """Edited through the interaction when the move was a press acknowledged as an update
-        of this very message (its token is not held to the bot token's rate limit), else with
-        the bot token; posted anew when it is gone."""
+        """At each new turn, posted anew at the bottom of the channel as a follow-up of the
+        last move (the old one deleted), when a token is at hand; within a turn, edited
+        through the press that made the move when it was acknowledged as an update of this
+        very message, else through the token that posted it, else with the bot token; posted
+        anew when it is gone. See the module's docstring."""
+        pending, deadlines = shown.pending, shown.deadlines
         if deadlines is None:
             deadlines = await self.store.get_deadlines(table.id)
         due = {d.kind: d.due_at for d in deadlines if not d.fired}
-        draft = table_draft(table, locale, last_events=events, deadlines=due)
+        draft = table_draft(table, locale, last_events=shown.events, deadlines=due)
         draft = charts.on_table(table, draft, locale)
-        ref = refs.get(TABLE)
+        await self._delete_stale(pending)
+        ref, turn = refs.get(TABLE), _turn_of(table)
+        courier = self._courier(table, pending)
+        moved = pending.table_turn not in (None, turn)
+        pending.table_turn = turn
+        if ref is not None and moved and turn is not None and courier is not None:
+            # the new one first: if Discord fails in between, the channel still shows a table
+            pending.stale.append((ref, pending.table_by))
+            pending.table_by = None
+            await self._post_table(table, draft, courier, pending, edited)
+            await self._delete_stale(pending)
+            return
         if ref is not None and ref.stamp == draft.stamp:
             return
-        pressed = _live(interaction)
+        pressed = _live(shown.interaction)
         if pressed is not None and (ref is None or updated_message(pressed) != ref.message_id):
             pressed = None
-        if ref is not None and await self._edit(ref, draft, pressed):
+        if ref is not None and await self._edit(ref, draft, pressed, _by(pending.table_by, ref)):
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
             return
+        await self._post_table(table, draft, courier, pending, edited)
+
+    async def _post_table(
+        self,
+        table: Table,
+        draft: Draft,
+        courier: Courier | None,
+        pending: _Pending,
+        edited: list[MessageRef],
+    ) -> None:
+        """As a follow-up of ``courier`` while it lives, recorded with the pass's other
+        stamps (a follow-up has no nonce: a first pass after a crash sweeps one left
+        unrecorded, see :meth:`_recent`); else with the bot token, recorded at once."""
+        if courier is not None:
+            try:
+                files = await draft.files(self.pictures)
+                message_id = await courier.post(draft.content, view=draft.view, files=files)
+            except TokenGone:
+                pending.courier = None
+            else:
+                revision = table.record.revision
+                ref = MessageRef(table.id, TABLE, table.home, message_id, draft.stamp, revision)
+                edited.append(ref)
+                pending.table_by = (courier, message_id)
+                kept = self._kept(table.id)
+                if kept is not None:  # a pass tried again (an unarchived thread) edits it
+                    kept[TABLE] = ref
+                return
         await self._post(table, TABLE, draft, self._channel(table))
+
+    async def _delete_stale(self, pending: _Pending) -> None:
+        while pending.stale:
+            ref, by = pending.stale[0]
+            await self._delete(ref, by)
+            pending.stale.pop(0)
+
+    def _courier(self, table: Table, pending: _Pending) -> Courier | None:
+        """The token that may carry the table's public messages now: live, and of a move in
+        the channel the game is shown in (a lobby's token stays in the parent channel when
+        the game moves to a thread)."""
+        courier = pending.courier
+        if courier is None or courier.channel_id != table.home or not courier.live():
+            return None
+        return courier
 
     async def _round_summaries(
         self, table: Table, refs: dict[str, MessageRef], locale: str
@@ -581,7 +667,8 @@ class Reconciler:
             return
         pending = how.pending
         if ref is not None:
-            await self._delete_notice(ref, pending)
+            await self._delete(ref, pending.notice_by)
+            pending.notice_by = None
         if wanted is None:
             if ref is not None:
                 await self._forget(table.id, TURN)
@@ -593,51 +680,72 @@ class Reconciler:
             else NO_PINGS
         )
         draft = Draft(turn_notice_text(table, locale), None, None, "", wanted)
-        if how.fresh and await self._adopt_notice(table, draft):
+        if how.recent is not None and await self._adopt_notice(table, draft, how.recent):
             return
-        interaction = _live(how.interaction)
-        message = None
-        if interaction is not None and may_follow_up_publicly(interaction):
-            with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own post
-                message = await interaction.followup.send(
-                    draft.content, allowed_mentions=pings, ephemeral=False, wait=True
-                )
-        if message is None:
+        courier = self._courier(table, pending)
+        message_id = None
+        if courier is not None:
+            with contextlib.suppress(TokenGone):  # the token is gone: the bot's own post
+                message_id = await courier.post(draft.content, mentions=pings)
+        if courier is None or message_id is None:
             await self._post(table, TURN, draft, self._channel(table), mentions=pings)
             return
-        pending.notice, pending.notice_by = message, interaction
-        edited.append(
-            MessageRef(
-                table.id, TURN, message.channel.id, message.id, draft.stamp, table.record.revision
-            )
-        )
+        pending.notice_by = (courier, message_id)
+        revision = table.record.revision
+        edited.append(MessageRef(table.id, TURN, table.home, message_id, draft.stamp, revision))
 
-    async def _delete_notice(self, ref: MessageRef, pending: _Pending) -> None:
+    async def _delete(self, ref: MessageRef, by: tuple[Courier, int] | None) -> None:
         """Through the token that posted it while it lives, else with the bot token."""
-        notice, pending.notice = pending.notice, None
+        courier = _by(by, ref)
         with contextlib.suppress(discord.NotFound):
-            if notice is not None and notice.id == ref.message_id and _live(pending.notice_by):
-                await notice.delete()
-            else:
-                await self._message(ref).delete()
+            if courier is not None:
+                with contextlib.suppress(TokenGone):
+                    await courier.delete(ref.message_id)
+                    return
+            await self._message(ref).delete()
 
-    async def _adopt_notice(self, table: Table, draft: Draft) -> bool:
+    async def _recent(
+        self, table: Table, refs: dict[str, MessageRef]
+    ) -> Sequence[discord.Message] | None:
+        """A table's first pass in this process (after a restart or a failure) reads the
+        channel's last messages: a table message posted as a follow-up just before a crash,
+        and not recorded, is deleted (the recorded one is brought up to date); a notice is
+        adopted (see :meth:`_adopt_notice`). None: nothing read (a closed table, or no Read
+        Message History)."""
+        if table.record.status in CLOSED_STATUSES:
+            return None
+        channel, me = self._channel(table), self.client.user
+        try:
+            recent = [m async for m in channel.history(limit=LOOKBACK)]
+        except discord.Forbidden:
+            return None
+        ref = refs.get(TABLE)
+        shown = None if ref is None else ref.message_id
+        for message in recent:
+            mine = me is not None and message.author.id == me.id
+            if mine and message.id != shown and _table_buttons(message, table.id):
+                with contextlib.suppress(discord.NotFound):
+                    await message.delete()
+        return recent
+
+    async def _adopt_notice(
+        self, table: Table, draft: Draft, recent: Sequence[discord.Message]
+    ) -> bool:
         """After a restart or a failure: a notice for this turn posted just before (a crash
         between Discord's answer and the record) is recorded instead of posted twice."""
-        channel, me = self._channel(table), self.client.user
-        found = None
-        try:
-            async for message in channel.history(limit=NOTICE_LOOKBACK):
-                mine = me is not None and message.author.id == me.id
-                if mine and message.content == draft.content:
-                    found = message.id
-                    break
-        except discord.Forbidden:  # no Read Message History: post (at worst, once more)
-            return False
+        me = self.client.user
+        found = next(
+            (
+                m.id
+                for m in recent
+                if me is not None and m.author.id == me.id and m.content == draft.content
+            ),
+            None,
+        )
         if found is None:
             return False
         revision = table.record.revision
-        await self._record(MessageRef(table.id, TURN, channel.id, found, draft.stamp, revision))
+        await self._record(MessageRef(table.id, TURN, table.home, found, draft.stamp, revision))
         return True
 
     async def _hands(
@@ -780,33 +888,54 @@ class Reconciler:
         return channel
 
     async def _edit(
-        self, ref: MessageRef, draft: Draft, pressed: discord.Interaction | None = None
+        self,
+        ref: MessageRef,
+        draft: Draft,
+        pressed: discord.Interaction | None = None,
+        by: Courier | None = None,
     ) -> bool:
-        """Edit in place (through ``pressed``, an interaction on this message, if given);
-        False when the message is gone (it is then posted anew). A picture the message already
-        shows is neither drawn nor uploaded again."""
-        pictures: dict[str, list[discord.File]] = {}
-        if not draft.same_picture(ref.stamp):
-            pictures["attachments"] = await draft.files(self.pictures)
+        """Edit in place: through ``pressed`` (an interaction acknowledged as an update of this
+        message) or ``by`` (the token that posted it), if given and still accepted, else with
+        the bot token; False when the message is gone (it is then posted anew). A picture the
+        message already shows is neither drawn nor uploaded again."""
+        same = draft.same_picture(ref.stamp)
+
+        async def pictures() -> list[discord.File] | None:
+            return None if same else await draft.files(self.pictures)
+
         if pressed is not None:
             with contextlib.suppress(discord.NotFound):  # the token is gone: the bot's own edit
+                files = await pictures()
+                fields = {} if files is None else {"attachments": files}
                 await pressed.edit_original_response(
                     content=draft.content,
                     view=draft.view,
                     allowed_mentions=NO_PINGS,
-                    **pictures,  # type: ignore[arg-type]
+                    **fields,  # type: ignore[arg-type]
                 )
+                return True
+        if by is not None:
+            try:
+                await by.edit(
+                    ref.message_id, draft.content, view=draft.view, attachments=await pictures()
+                )
+            except TokenGone:
+                pass
+            except discord.NotFound:
+                return False
+            else:
                 return True
         # The bot token's edit, without making the answer a Message (nothing reads it; it was a
         # tenth of an edit's cost) nor keeping the view: the components are dynamic items,
         # routed by their custom ids.
+        files = await pictures()
         try:
             with handle_message_parameters(
                 content=draft.content,
                 view=draft.view,
                 allowed_mentions=NO_PINGS,
                 previous_allowed_mentions=self.client.allowed_mentions,
-                **pictures,  # type: ignore[arg-type]
+                **({} if files is None else {"attachments": files}),  # type: ignore[arg-type]
             ) as params:
                 await self.client.http.edit_message(ref.channel_id, ref.message_id, params=params)
         except discord.NotFound:
@@ -873,13 +1002,59 @@ def _home(table: Table, pending: _Pending) -> int | None:
 @dataclass(frozen=True)
 class _Notice:
     """What decides how a pass moves the turn notice: who moved (not pinged), the table's
-    coalescing state (the follow-up posted last), whether this is the table's first pass in
-    this process (look for a notice posted before a crash), and the move's interaction."""
+    coalescing state (its tokens, the follow-up posted last), and, on the table's first pass
+    in this process, the channel's last messages (a notice posted before a crash)."""
 
     actor_id: int | None
     pending: _Pending
-    fresh: bool
+    recent: Sequence[discord.Message] | None
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the table message of a pass is drawn from and sent with: the last move's events,
+    the stored deadlines (when the caller knew them), the move's interaction (a press on
+    the table message edits it through its answer) and the table's coalescing state."""
+
+    events: Sequence[Event]
+    deadlines: Sequence[Deadline] | None
     interaction: discord.Interaction | None
+    pending: _Pending
+
+
+def _turn_of(table: Table) -> str | None:
+    """Which turn of a running game the table shows, a computer's included (None: a lobby,
+    a closed table)."""
+    game = table.game
+    if game is None or table.record.status != "active":
+        return None
+    return f"{game.round_no}:{game.turn}"
+
+
+def _by(posted: tuple[Courier, int] | None, ref: MessageRef) -> Courier | None:
+    """The token that posted the message ``ref`` shows, while it lives."""
+    if posted is None or posted[1] != ref.message_id or not posted[0].live():
+        return None
+    return posted[0]
+
+
+def _table_buttons(message: discord.Message, table_id: int) -> bool:
+    """Whether a message carries live buttons of table ``table_id`` other than a round
+    summary's: a table message."""
+    summary = {a.value for a in SUMMARY_ACTIONS}
+    for custom in _live_ids(message):
+        parts = custom.split(":")
+        if len(parts) > 3 and parts[1] == str(table_id) and parts[3] not in summary:
+            return True
+    return False
+
+
+def _live_ids(message: discord.Message) -> Iterator[str]:
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            custom = getattr(item, "custom_id", None)
+            if custom and not getattr(item, "disabled", False):
+                yield custom
 
 
 def _live(interaction: discord.Interaction | None) -> discord.Interaction | None:

@@ -66,8 +66,12 @@ async def test_next_round_pressed_on_the_table_shows_round_two_in_the_channel(
     pressed = await alice.click(table_message, label="Next round")
     assert pressed.ephemeral and pressed.response.content == t("you.done")
     assert not pressed.response.components and not pressed.response.attachments
-    shown = now(world, table_message)
+    # round two's table is posted anew at the bottom of the channel, the old one deleted
+    (shown,) = [m for m in world.public_messages() if "Draw" in labels(m)]
     assert "Next round" not in labels(shown) and {"Draw", "Show my hand"} <= labels(shown)
+    assert shown.id != table_message.id and not any(
+        m.id == table_message.id for m in world.public_messages()
+    )
     game = (await world.table()).require_game()
     assert game.round_no == 2 and game.phase is Phase.DRAW
     assert bob  # both players stay seated

@@ -39,12 +39,14 @@ def simcord_bot(store_url: str | Path) -> RummyBot:
 
 
 def bot_posts(world: World, channel: simcord.ChannelHandle) -> list[discord.Message]:  # type: ignore[name-defined]
-    """The bot's public messages in ``channel`` (not its ephemeral answers, not system ones)."""
+    """The bot's public messages in ``channel`` (not its ephemeral answers, not system ones;
+    a follow-up of a command is one of the bot's messages)."""
     me = world.env.bot.user
+    kinds = (discord.MessageType.default, discord.MessageType.chat_input_command)
     return [
         m
         for m in channel.history()
-        if not m.flags.ephemeral and m.author.id == me.id and m.type is discord.MessageType.default
+        if not m.flags.ephemeral and m.author.id == me.id and m.type in kinds
     ]
 
 
@@ -106,22 +108,28 @@ async def test_a_whole_game_in_its_thread_leaves_the_lobby_line_and_the_result_l
     assert any(m.components and m.attachments for m in shown), "the final table"
 
 
-async def test_a_thread_archived_before_a_computers_move_is_unarchived_and_the_move_shown(
+async def test_a_thread_archived_during_a_turn_is_unarchived_and_the_move_shown(
     world: World,
 ) -> None:
+    """A new message unarchives a thread, an edit does not: the draw that edits the table
+    message of the turn meets the archived thread."""
     thread = await start_in_thread(world, bob=False)
     await until_computer(world, random.Random(2))
-    before = await world.table()
+    await computer_turn(world, (await world.table()).require_game())
+    table = await world.table()
+    assert not table.is_computer(table.require_game().current)
+    assert table.require_game().phase is Phase.DRAW
     # Discord archived the thread: the next edit in it is refused until it is unarchived
     world.env.backend.channels[thread.id].thread_metadata.archived = True
     world.env.inject_error(
-        "PATCH", f"/channels/{thread.id}/messages/*", status=400, code=50083,
+        "PATCH", "/webhooks/*/messages/*", status=400, code=50083,
         message="Thread is archived",
     )  # fmt: skip
     since = len(world.env.http_requests)
-    await computer_turn(world, before.require_game())
+    await world.players[0].slash(thread, "rummy draw")
     after = await world.table()
-    assert after.record.published == after.record.revision, "the computer's move is shown"
+    assert after.require_game().phase is Phase.PLAY
+    assert after.record.published == after.record.revision, "the draw is shown"
     unarchived = [
         r
         for r in world.env.http_requests[since:]

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 import pytest
+from discord.webhook.async_ import async_context
 
 from bot.config import Settings
 from bot.logs import configure_logging
@@ -19,20 +20,34 @@ from tests.discord.conftest import CARD_TOKEN, Crash, World, has_table_buttons, 
 from tests.discord.test_play_flow import R51_HANDS, scripted
 
 
-def crash_at(bot: Any, step: int | None) -> list[str]:
+def crash_at(bot: Any, step: int | None, *, tokens: bool = False) -> list[str]:
     """Make the bot's ``step``-th bot-token REST call (from now on) fail before it is sent;
-    returns the list of calls seen, for counting."""
+    returns the list of calls seen, for counting. ``tokens``: the calls made with interaction
+    tokens count too (follow-ups and their edits and deletes, not the callbacks that answer
+    the mover)."""
     seen: list[str] = []
-    original: Callable[..., Awaitable[Any]] = bot.http.request
 
-    async def request(route: Any, **kwargs: Any) -> Any:
-        seen.append(f"{route.method} {route.path}")
-        if step is not None and len(seen) >= step:
-            bot.crashed = True
-            raise Crash(f"killed before {route.method} {route.path}")
-        return await original(route, **kwargs)
+    def counted(original: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def request(route: Any, *args: Any, **kwargs: Any) -> Any:
+            seen.append(f"{route.method} {route.path}")
+            if step is not None and len(seen) >= step:
+                bot.crashed = True
+                raise Crash(f"killed before {route.method} {route.path}")
+            return await original(route, *args, **kwargs)
 
-    bot.http.request = request
+        return request
+
+    bot.http.request = counted(bot.http.request)
+    if tokens:
+        adapter = async_context.get()
+        original = adapter.request
+
+        async def webhook(route: Any, *args: Any, **kwargs: Any) -> Any:
+            if route.path.startswith("/webhooks/"):
+                return await counted(original)(route, *args, **kwargs)
+            return await original(route, *args, **kwargs)
+
+        adapter.request = webhook
     return seen
 
 
@@ -56,22 +71,25 @@ async def test_a_discard_publishes_in_a_few_bot_token_calls(world: World) -> Non
     alice = world.players[0]
     seen = crash_at(world.bot, None)
     await alice.slash(world.channel, "rummy discard", card="3c")
-    # the table edited, the start's notice deleted (posted with the bot token: the scripted
-    # start had no interaction), the mover's hand DM (it lost a card); the new notice is the
-    # discard's public follow-up, and the next player's DM does not change: their hand did not
-    assert [call.split()[0] for call in seen] == ["PATCH", "DELETE", "PATCH"]
+    # the mover's hand DM (it lost a card); the table and the notice move to the bottom of
+    # the channel as the discard's public follow-ups, the old ones deleted through the tokens
+    # that posted them (the opening command's, the start's), and the next player's DM does
+    # not change: their hand did not
+    assert [call.split()[0] for call in seen] == ["PATCH"]
     bob = world.players[1]
     await bob.slash(world.channel, "rummy draw")
+    assert [call.split()[0] for call in seen] == ["PATCH"], "the draw edits through a token"
     seen.clear()
     await bob.slash(world.channel, "rummy discard", card="2s")
-    # the notice alice's discard posted is deleted through her interaction's token
-    assert [call.split()[0] for call in seen] == ["PATCH", "PATCH"]
+    assert [call.split()[0] for call in seen] == ["PATCH"]
     (notice,) = notices(world)
     assert f"<@{alice.user.id}>" in notice.content
 
 
-#: Each Discord call a discard makes after its commit (table edit, notice, the mover's DM).
-CRASH_STEPS = (1, 2, 3)
+#: Each Discord call a discard makes after its reply: the new table message posted, the old
+#: one deleted, the old notice deleted, the new one posted (interaction tokens), the mover's
+#: DM edited (the bot token).
+CRASH_STEPS = (1, 2, 3, 4, 5)
 
 
 @pytest.mark.parametrize("step", CRASH_STEPS)
@@ -86,7 +104,7 @@ async def crash_after_a_discard_heals(world: World, db: Path | str, step: int) -
     database ``db`` heals everything (test_postgres_restart.py runs it on PostgreSQL)."""
     await scripted(world, "r51", "1v1", R51_HANDS)
     alice, bob = world.players[:2]
-    seen = crash_at(world.bot, step)
+    seen = crash_at(world.bot, step, tokens=True)
     await alice.slash(world.channel, "rummy discard", card="3c")
     assert len(seen) == step, "the crash happened at the step under test"
     old = world.env.bot
@@ -212,7 +230,10 @@ async def test_the_lobby_does_not_ping_its_host(world: World) -> None:
     (lobby,) = [
         r
         for r in world.env.http_requests[before:]
-        if r.method == "POST" and r.path.startswith("/channels/")
+        if r.method == "POST"
+        and r.path.startswith(("/channels/", "/webhooks/"))
+        and r.json
+        and r.json.get("components")  # not the host's private answer
     ]
     mentions = lobby.json["allowed_mentions"]
     assert mentions.get("users", []) == [] and "users" not in mentions.get("parse", [])
@@ -232,7 +253,10 @@ async def test_kicking_someone_not_seated_names_them(world: World) -> None:
     alice, carol = world.players[0], world.players[2]
     await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
     kicked = await alice.slash(world.channel, "rummy kick", player=carol)
-    assert kicked.response.content == "carol is not seated at this table, so there is nobody to remove."
+    assert (
+        kicked.response.content
+        == "carol is not seated at this table, so there is nobody to remove."
+    )
 
 
 async def play_until_round_two(world: World) -> None:
@@ -260,7 +284,13 @@ async def test_round_end_and_a_forfeit_in_round_two(world: World) -> None:
     await play_until_round_two(world)
     bob = world.players[1]
     await bob.slash(world.channel, "rummy leave")
-    summaries = [m for m in world.public_messages() if m.content.startswith("**") and "round 1" in m.content.split("\n")[0] and "table #" not in m.content]
+    summaries = [
+        m
+        for m in world.public_messages()
+        if m.content.startswith("**")
+        and "round 1" in m.content.split("\n")[0]
+        and "table #" not in m.content
+    ]
     assert len(summaries) == 1, [m.content.split("\n")[0] for m in summaries]
     (final,) = live_buttons(world)
     labels = [c.label for row in final.components for c in row.children]
@@ -316,32 +346,30 @@ async def test_a_typed_discard_reads_once_and_commits_once(
 async def test_a_table_message_that_is_gone_is_posted_again(world: World) -> None:
     await scripted(world, "r51", "1v1", R51_HANDS)
     alice, bob = world.players[:2]
+    await alice.slash(world.channel, "rummy discard", card="3c")
     (old,) = live_buttons(world)
     assert world.watch is not None
     world.watch.enabled = False  # the simulated Discord still holds the message said to be gone
-    world.env.inject_error(
-        "PATCH", f"/channels/{world.channel.id}/messages/{old.id}", status=404, code=10008
-    )
-    await alice.slash(world.channel, "rummy discard", card="3c")
-    newest = [m for m in world.public_messages() if "table #" in m.content][-1]
-    assert newest.id != old.id and f"<@{bob.user.id}> to play" in newest.content
+    # the edit through the token that posted it says it is gone
+    world.env.inject_error("PATCH", f"*/messages/{old.id}", status=404, code=10008)
     await bob.slash(world.channel, "rummy draw")
-    (now,) = [m for m in world.public_messages() if m.id == newest.id]
-    assert f"<@{bob.user.id}> to play: lay down or discard." in now.content
+    newest = [m for m in world.public_messages() if "table #" in m.content][-1]
+    assert newest.id != old.id
+    assert f"<@{bob.user.id}> to play: lay down or discard." in newest.content
 
 
 async def test_discord_errors_only_delay_what_players_see(world: World) -> None:
     await scripted(world, "r51", "1v1", R51_HANDS)
     alice, bob = world.players[:2]
     (table_message,) = live_buttons(world)
-    world.env.inject_error(
-        "PATCH", f"/channels/{world.channel.id}/messages/{table_message.id}", status=500, times=2
-    )
+    # the new table message, a follow-up of the discard, is refused for now
+    world.env.inject_error("POST", "/webhooks/*", status=500, times=2)
     await alice.slash(world.channel, "rummy discard", card="3c")
-    (stale,) = [m for m in world.public_messages() if m.id == table_message.id]
-    assert f"<@{alice.user.id}> to play" in stale.content, "Discord refused the edit for now"
+    (stale,) = live_buttons(world)
+    assert stale.id == table_message.id, "the channel still shows the table"
+    assert f"<@{alice.user.id}> to play" in stale.content, "Discord refused the post for now"
     await world.env.advance_time(60)
-    (healed,) = [m for m in world.public_messages() if m.id == table_message.id]
+    (healed,) = live_buttons(world)
     assert f"<@{bob.user.id}> to play: draw a card." in healed.content
 
 

@@ -343,6 +343,9 @@ class DiscordEmulator:
         #: (its callback then gets 404 / 10062). Off unless a test sets it: a loaded machine
         #: must not fail tests that are about something else.
         self.ack_deadline: float | None = None
+        #: An interaction token lives 15 minutes: past this age (seconds after the
+        #: interaction's creation) its webhook calls answer 401 / 50027, as Discord's do.
+        self.token_life = 15 * 60.0
         #: Called with the bot once it is READY; what it returns is awaited before every
         #: injected interaction and when the bot stops (the fixtures' invariant check).
         self.watcher: Callable[[DiscordEmulator, discord.Client], Any] | None = None
@@ -894,7 +897,10 @@ class DiscordEmulator:
         over = self._over_global(started) if needs_auth else None
         if over is not None:
             return self._too_many(request, path, over, started, scope="global")
-        limited = self.rate_limit(request.method, path) if needs_auth and self.rate_limit else None
+        # Discord limits each route of a bot token and each webhook's (an interaction token's
+        # follow-ups and their edits) apart; the callback has no route limit of its own here.
+        routed = needs_auth or path.startswith(f"{API_PREFIX}/webhooks/")
+        limited = self.rate_limit(request.method, path) if routed and self.rate_limit else None
         if limited is not None:
             return self._too_many(request, path, limited, started)
         try:
@@ -1448,8 +1454,15 @@ class DiscordEmulator:
             interaction_info["response_message_id"] = str(original.id)
         return _json_response({"interaction": interaction_info, "resource": resource})
 
-    async def _followup(self, request: web.Request) -> web.Response:
+    def _webhook_record(self, request: web.Request) -> InteractionRecord:
+        """The interaction whose token a webhook call uses, if Discord still accepts it."""
         record = self._record(request)
+        if snowflake_age(record.id) > self.token_life:
+            raise EmulatorHTTPError(401, 50027, "Invalid Webhook Token")
+        return record
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        record = self._webhook_record(request)
         if record.response_type is None:
             raise EmulatorHTTPError(
                 404, 10015, "Unknown Webhook (interaction not acknowledged yet)"
@@ -1477,10 +1490,13 @@ class DiscordEmulator:
         return _json_response(message.payload(self.users))
 
     async def _webhook_message(self, request: web.Request) -> web.Response:
-        record = self._record(request)
+        """An interaction token reaches only its own messages: its original response and its
+        follow-ups (another interaction's message is unknown to it)."""
+        record = self._webhook_record(request)
         raw_id = request.match_info["message_id"]
         message_id = record.response_message_id if raw_id == "@original" else int(raw_id)
-        if message_id is None:
+        own = {record.response_message_id, *record.followup_ids}
+        if message_id is None or message_id not in own:
             raise EmulatorHTTPError(404, 10008, "Unknown Message")
         try:
             message = self.get_message(record.channel_id, message_id)

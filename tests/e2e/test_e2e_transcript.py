@@ -1,8 +1,9 @@
 """Whole games as players live them, over real HTTP and WebSocket: a 1v1 and a 2v2 game are
 played to the end through the loopback emulator (seats taken with the lobby's buttons, the game
 started and each next round pressed on the table message, moves typed), and every message each
-player received is read in order. The transcript's shape is the test: one table message edited
-from the lobby to the final result, one turn notice per human turn (each gone once played), one
+player received is read in order. The transcript's shape is the test: one table message per
+turn at the bottom of the channel (the lobby's first, each gone once the next is posted, the
+last showing the final result), one turn notice per human turn (each gone once played), one
 summary per round, one hand DM per player and round (edited at the end of their turns), and one
 private answer per interaction. A stray message or a missing edit fails.
 
@@ -36,9 +37,9 @@ def kind_of(message: StoredMessage, dm_owner: dict[int, str]) -> str:
     first = message.shown[0][1] if message.shown else message.content
     if first.startswith("🔔"):
         return "turn notice"
-    if "table #" in first.split("\n", 1)[0] and "Host:" in first:
-        return "table"  # posted as the lobby
-    return "round summary" if message.attachments else "public"
+    if any(a.filename.startswith("round-") for a in message.attachments):
+        return "round summary"
+    return "table" if "table #" in first.split("\n", 1)[0] else "public"
 
 
 def transcript(emu: DiscordEmulator, names: dict[int, str]) -> list[tuple[float, str, str, int, str]]:
@@ -94,10 +95,11 @@ async def play(emu: DiscordEmulator, bot: Any, mode: str, players: list[Any], ch
         action = choose_action(game, rng)
         if isinstance(action, StartRound):
             button = f"rummy:{table.id}:{game.turn}:next"
-            shown = emu.get_message(lobby.channel_id, lobby.id)
             await emu.wait_until(
-                lambda b=button, m=shown: b in m.custom_ids(), what="Next round"  # type: ignore[misc]
+                lambda b=button: any(b in m.custom_ids() for m in emu.public_messages()),  # type: ignore[misc]
+                what="Next round",
             )
+            shown = next(m for m in emu.public_messages() if button in m.custom_ids())
             await (await emu.click(host, shown, button)).answer()
             continue
         if (game.round_no, game.turn) != last_turn:
@@ -125,9 +127,13 @@ async def test_a_whole_game_reads_right_to_every_player(tmp_path: Path, mode: st
     game = table.require_game()
     rounds = len(game.results)
     kinds = Counter(what for _, _, what, _, _ in lines)
-    # One table message, posted once (the lobby) and edited to the end: never a second copy.
-    assert kinds["table posts"] == 1, kinds
-    (table_message,) = {m for _, _, what, m, _ in lines if what.startswith("table")}
+    # One table message per human turn, at the bottom of the channel (the first is the lobby,
+    # edited when the game starts), each deleted once the next one is posted: the last one
+    # shows the end.
+    tables = {m for _, _, what, m, _ in lines if what.startswith("table")}
+    gone = {m for _, _, what, m, _ in lines if what.startswith("table") and "deleted" in what}
+    (table_message,) = tables - gone
+    assert len(tables) == turns, (len(tables), turns)
     final = [text for _, _, what, m, text in lines if m == table_message][-1]
     assert "Game over" in final
     # Every human turn had one notice, posted once and deleted once its turn was played.

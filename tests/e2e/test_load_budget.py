@@ -111,43 +111,77 @@ async def two_player_table(tmp_path: Path) -> AsyncIterator[Table]:
             yield table
 
 
-async def test_a_turn_costs_one_table_edit_per_move_and_the_movers_dm_at_its_end(
+async def test_a_turn_costs_the_bot_token_only_the_movers_dm_at_its_end(
     tmp_path: Path,
 ) -> None:
     async with two_player_table(tmp_path) as table:
         emu = table.emu
         for _ in range(2):  # two full turns: draw then discard, each player once
             since = len(emu.requests)
-            table_picture = table.table_message().attachments[0].id
+            shown = table.table_message()
             kind, mover = await table.move()
             await quiet(emu)
             assert kind == "draw"
-            # The table shows the draw, in its text only: the picture shows no count, so it
-            # is not uploaded again. The mover's DM waits for the end of the turn.
-            assert bot_calls(emu, since) == ["PATCH channels/messages"], emu.requests[since:]
-            assert table.table_message().attachments[0].id == table_picture
-            # The answer with the new hand is the interaction's response: one call.
-            assert interaction_calls(emu, since) == ["POST callback"]
+            # The table shows the draw through the token of the move that posted it (the last
+            # discard), in its text only: the picture shows no count, so it is not uploaded
+            # again. The mover's DM waits for the end of the turn.
+            assert bot_calls(emu, since) == [], emu.requests[since:]
+            assert interaction_calls(emu, since) == ["POST callback", "PATCH message"]
+            assert table.table_message().id == shown.id
+            assert table.table_message().attachments[0].id == shown.attachments[0].id
             dm = emu.dm_messages(mover)[-1]
             picture = dm.attachments[0].id
             since = len(emu.requests)
             kind, mover = await table.move()
             await quiet(emu)
             assert kind == "discard"
+            # The mover's hand DM is the turn's only bot-token call; the next player's DM is
+            # untouched: their hand did not change.
             calls = Counter(bot_calls(emu, since))
-            # The table and the mover's hand DM. The turn notice moves to the next player with
-            # interaction tokens (the last discard's follow-up deleted, this one's posted); the
-            # next player's DM is untouched: their hand did not change.
-            assert calls == {"PATCH channels/messages": 2}, emu.requests[since:]
-            assert table.table_message().attachments[0].id != table_picture, "new top discard"
+            assert calls == {"PATCH channels/messages": 1}, emu.requests[since:]
             assert emu.get_message(dm.channel_id, dm.id).attachments[0].id != picture
-            # The mover's answer is the interaction's response itself (no deferral, no
-            # follow-up); then the last notice goes and the new one comes.
+            # The mover's answer is the interaction's response itself (no deferral); then the
+            # table moves to the bottom of the channel (the new one first, so that a failure
+            # never leaves the channel without one) and the notice below it, each posted as a
+            # follow-up of the discard, the old ones deleted through their own tokens.
             tokens = interaction_calls(emu, since)
-            assert tokens == ["POST callback", "DELETE message", "POST followup"], tokens
-            notices = [m for m in emu.public_messages() if m.content.startswith("🔔")]
+            assert tokens == [
+                "POST callback",
+                "POST followup",
+                "DELETE message",
+                "DELETE message",
+                "POST followup",
+            ], tokens
+            public = emu.public_messages()
+            assert public[-2].id == table.table_message().id != shown.id
+            assert table.table_message().attachments[0].id != shown.attachments[0].id
             other = next(u for u in table.users if u != mover)
-            assert len(notices) == 1 and f"<@{other.id}>" in notices[0].content
+            notices = [m for m in public if m.content.startswith("🔔")]
+            assert notices == [public[-1]] and f"<@{other.id}>" in notices[0].content
+
+
+async def test_opening_a_table_costs_the_bot_token_only_the_hand_dms(tmp_path: Path) -> None:
+    """The lobby is the opening command's follow-up, joined and started through that token;
+    each player's first hand DM opens their DM channel once, and the next game's DMs reuse
+    it."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            for game in range(2):
+                since = len(emu.requests)
+                await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+                await (await emu.slash(bob, channel, "rummy join")).followups(1)
+                await (await emu.slash(alice, channel, "rummy start")).followups(1)
+                await quiet(emu)
+                opened = Counter(bot_calls(emu, since))
+                dms = {"POST channels/messages": 2}
+                wanted = dms if game else dms | {"POST users/": 2}
+                assert opened == wanted, emu.requests[since:]
+                table = await bot.tables.in_channel(channel.guild_id, channel.id)
+                assert table is not None
+                await (await emu.slash(alice, channel, "rummy cancel")).followups(1)
+                await quiet(emu)
 
 
 async def test_a_press_on_the_tables_draw_button_edits_it_through_the_interaction(
@@ -201,15 +235,18 @@ async def test_a_picture_is_drawn_once_per_version(
 
 
 async def test_a_429_storm_merges_the_pending_table_edits(tmp_path: Path) -> None:
+    """The table's messages travel with interaction tokens, whose webhook routes Discord
+    limits too: while they answer 429, the moves pile up and go out as the newest state."""
     async with two_player_table(tmp_path) as table:
         emu = table.emu
-        message = table.table_message()
-        path = f"/channels/{message.channel_id}/messages/{message.id}"
         storm_until = time.monotonic() + 1.5
         limited: list[float] = []
 
+        def carried(method: str, route: str) -> bool:
+            return method in ("PATCH", "POST") and route.startswith("/api/v10/webhooks/")
+
         def rate_limit(method: str, route: str) -> float | None:
-            if method == "PATCH" and route.endswith(path) and time.monotonic() < storm_until:
+            if carried(method, route) and time.monotonic() < storm_until:
                 limited.append(time.monotonic())
                 return 0.4
             return None
@@ -224,20 +261,22 @@ async def test_a_429_storm_merges_the_pending_table_edits(tmp_path: Path) -> Non
         game = (await table.bot.tables.load(table.table_id)).require_game()
         newest = f"Stock: {len(game.stock)} · discard: {game.discard[-1].pretty}"
         await emu.wait_until(
-            lambda: newest in emu.get_message(message.channel_id, message.id).content,
+            lambda: any(newest in m.content for m in emu.public_messages() if m.components),
             what="the table showing the newest state",
             timeout=20,
         )
         await quiet(emu)
         if watch is not None:
             await watch.check()
-        edits = [
-            r for r in emu.requests[since:] if r.method == "PATCH" and r.path.endswith(path)
+        applied = [
+            r
+            for r in emu.requests[since:]
+            if carried(r.method, "/api/v10" + r.path) and r.status == 200
         ]
-        applied = [r for r in edits if r.status == 200]
         assert limited, "the storm was felt"
-        # Four moves, but what piled up during the storm went out as one edit.
-        assert len(applied) < 4, [(r.status, r.started) for r in edits]
+        # Four moves would be six posts and edits one by one (a draw's edit, a discard's table
+        # and notice); what piled up during the storm went out merged.
+        assert len(applied) < 6, [(r.method, r.path, r.started) for r in applied]
         gaps = [b - a for a, b in itertools.pairwise(limited)]
         assert all(gap >= 0.35 for gap in gaps), f"retried before Retry-After: {gaps}"
 
@@ -281,8 +320,9 @@ async def test_a_move_answered_late_is_deferred_first_and_answered_once(
         kind, _ = await table.move()
         await quiet(emu)
         assert kind == "draw"
-        # The callback is the deferral: the answer (the hand) is the follow-up after it.
-        assert interaction_calls(emu, since) == ["POST callback", "POST followup"]
+        # The callback is the deferral: the answer (the hand) is the follow-up after it; then
+        # the table is edited through the token that posted it.
+        assert interaction_calls(emu, since) == ["POST callback", "POST followup", "PATCH message"]
         assert all(r.status < 400 for r in emu.requests[since:]), emu.requests[since:]
 
 
