@@ -337,7 +337,10 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
     reply = [1000 * (m.replied - m.sent) for m in moves]
     shown_table, shown_dm, missing = [], [], Counter[str]()
     for m in moves:
-        public = [x for x in emu.channel_messages(m.seat.channel) if not x.ephemeral]
+        # deleted messages too: each turn's table message showed its moves until the next
+        # turn's replaced it
+        every = emu.channel_messages(m.seat.channel, include_deleted=True)
+        public = [x for x in every if not x.ephemeral]
         at = table_shown(public, m)
         if at is None:
             missing["table"] += 1
