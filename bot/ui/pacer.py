@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
 import math
 import time
 from collections import deque
@@ -47,6 +48,10 @@ LATER_HANDICAP = 3.0
 #: :meth:`Pacer.pressed`): at a load just at the rate, its queue empties and fills again
 #: between two calls.
 PRESSED_CALM = 1.0
+#: The log says that calls wait when they start to, after this many seconds without any.
+LOG_EVERY = 60.0
+
+log = logging.getLogger(__name__)
 
 
 class Priority(IntEnum):
@@ -143,22 +148,31 @@ class Pacer:
         heapq.heappush(self._waiting, (now + handicap, next(self._order), future))
         self.held += 1
         self.held_later += priority is Priority.LATER
+        if now >= self._held_at + LOG_EVERY:
+            log.info(
+                "bot-token calls held to %.1f per second (%d waiting)",
+                self.per_second,
+                len(self._waiting),
+            )
         self._held_at = now
         if self._serving is None or self._serving.done():
             self._serving = asyncio.create_task(self._serve(), name="rest-pacer")
         await future  # cancelled with its call: the server skips it
 
     async def _serve(self) -> None:
-        """Let the waiting calls go, best first, each as soon as the pace allows."""
-        while self._waiting:
+        """Let the waiting calls go, best first, each as soon as the pace allows (calls
+        cancelled meanwhile are dropped first, so that none is waited for)."""
+        waiting = self._waiting
+        while waiting:
+            if waiting[0][2].done():
+                heapq.heappop(waiting)
+                continue
             now = self.clock()
             free = self._free_at(now)
             if free > now:
                 await asyncio.sleep(free - now)
                 continue
-            _, _, future = heapq.heappop(self._waiting)
-            if future.done():
-                continue
+            _, _, future = heapq.heappop(waiting)
             self._take(now)
             self._held_at = now
             future.set_result(None)
