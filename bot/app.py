@@ -33,6 +33,7 @@ from bot.ui import errors
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.global_limit import GlobalLimit
+from bot.ui.pacer import make_pacer
 from bot.ui.reconciler import Reconciler
 from bot.ui.seasons import StandingsPoster
 from rummy_engine import Event
@@ -133,14 +134,16 @@ class RummyBot(commands.Bot):
         # missing (PyNaCl, davey) would only alarm the operator at every start.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        limit = GlobalLimit()
+        limit = GlobalLimit(pacer=make_pacer(settings))
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=make_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # no message events arrive to fill a message cache
-            http_trace=limit.trace(),  # every global 429 is felt (see bot/ui/global_limit.py)
+            # every bot-token call is paced and every global 429 felt (bot/ui/pacer.py and
+            # bot/ui/global_limit.py)
+            http_trace=limit.trace(),
             **self._client_options(settings),
         )
         self.settings = settings

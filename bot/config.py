@@ -26,6 +26,8 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_NEXT_ROUND_DELAY_SECONDS = 30
 DEFAULT_COMPUTER_DELAY_SECONDS = 1
 DEFAULT_TURN_TIMER_MINUTES = 5
+#: Bot-token REST calls per second, for the whole bot: Discord allows 50 (see bot/ui/pacer.py).
+DEFAULT_REQUESTS_PER_SECOND = 45
 #: The turn timers a table can have, in minutes (0 = off); the default must be one of them.
 TURN_TIMER_CHOICES = (0, 1, 2, 5, 10, 30)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -40,6 +42,7 @@ ENV_TURN_TIMER = "RUMMY_TURN_TIMER_MINUTES"
 ENV_SHARD_COUNT = "RUMMY_SHARD_COUNT"
 ENV_SHARDS = "RUMMY_SHARDS"
 ENV_DRAWING_PROCESSES = "RUMMY_DRAWING_PROCESSES"
+ENV_REQUESTS_PER_SECOND = "RUMMY_REQUESTS_PER_SECOND"
 
 #: Every setting the bot reads, in the order they are documented.
 SETTING_NAMES = (
@@ -53,6 +56,7 @@ SETTING_NAMES = (
     ENV_SHARD_COUNT,
     ENV_SHARDS,
     ENV_DRAWING_PROCESSES,
+    ENV_REQUESTS_PER_SECOND,
 )
 
 # A bot token is base64url(user id) "." base64url(timestamp) "." HMAC.
@@ -89,6 +93,17 @@ class Settings:
     #: Processes that draw the pictures (``RUMMY_DRAWING_PROCESSES``, by default one per core
     #: but one); 0 draws in threads of the bot's own process.
     drawing_processes: int = field(default_factory=lambda: default_drawing_processes())
+    #: Bot-token REST calls per second for the whole bot, every process together
+    #: (``RUMMY_REQUESTS_PER_SECOND``); 0 leaves them unpaced, to discord.py's 429 handling.
+    requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND
+
+    @property
+    def process_requests_per_second(self) -> float:
+        """This process's share of ``requests_per_second``: the limit is the token's, so
+        processes sharing it divide it by the shards each runs (all of it when unsharded)."""
+        if self.shards is None:
+            return float(self.requests_per_second)
+        return self.requests_per_second * len(self.shards.ids) / self.shards.count
 
     @property
     def database_target(self) -> str | Path:
@@ -105,7 +120,8 @@ class Settings:
             f"next_round_delay_seconds={self.next_round_delay_seconds!r}, "
             f"computer_delay_seconds={self.computer_delay_seconds!r}, "
             f"turn_timer_minutes={self.turn_timer_minutes!r}, shards={self.shards!r}, "
-            f"drawing_processes={self.drawing_processes!r})"
+            f"drawing_processes={self.drawing_processes!r}, "
+            f"requests_per_second={self.requests_per_second!r})"
         )
 
 
@@ -201,6 +217,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
 
     shards = _shards(text(ENV_SHARD_COUNT), text(ENV_SHARDS), problems)
     drawing = non_negative_int(ENV_DRAWING_PROCESSES, default_drawing_processes())
+    requests = non_negative_int(ENV_REQUESTS_PER_SECOND, DEFAULT_REQUESTS_PER_SECOND)
 
     if problems:
         raise ConfigError(problems)
@@ -215,6 +232,7 @@ def settings_from_mapping(values: Mapping[str, str], *, cwd: Path) -> Settings:
         turn_timer_minutes=turn_timer,
         shards=shards,
         drawing_processes=drawing,
+        requests_per_second=requests,
     )
 
 

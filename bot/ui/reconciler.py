@@ -74,6 +74,7 @@ from bot.ui.messages import (
     turn_key,
 )
 from bot.ui.messages import turn_text as turn_notice_text
+from bot.ui.pacer import later
 from bot.ui.threads import (
     ALREADY_THREADED,
     ARCHIVE_MINUTES,
@@ -201,6 +202,9 @@ class Reconciler:
         self._behind: dict[int, None] = {}
         self._catching_up: asyncio.Task[None] | None = None
         self._catching: int | None = None
+        #: Turn reminders that waited for the global limit, oldest first, and their sender.
+        self._reminders: list[tuple[Table, int, datetime]] = []
+        self._reminding: asyncio.Task[None] | None = None
 
     # -- entry points ---------------------------------------------------------------------------
 
@@ -262,6 +266,8 @@ class Reconciler:
                 pending.retry.cancel()
         if self._catching_up is not None:
             self._catching_up.cancel()
+        if self._reminding is not None:
+            self._reminding.cancel()
 
     # -- at the global limit --------------------------------------------------------------------
 
@@ -772,7 +778,8 @@ class Reconciler:
             inputs = hand_inputs(table, seat, reader, locale)
             if ref is not None and drafted.get(seat) == (inputs, ref.stamp):
                 continue
-            stamp = await self._hand(table, seat, reader, ref, edited, locale, public_locale)
+            with later():  # the pacer serves the tables' calls first
+                stamp = await self._hand(table, seat, reader, ref, edited, locale, public_locale)
             if stamp is not None:
                 drafted[seat] = (inputs, stamp)
 
@@ -830,7 +837,37 @@ class Reconciler:
 
     async def remind(self, table: Table, seat: int, ends_at: datetime) -> None:
         """The private reminder that a turn is running out: a DM, or nothing at all when the
-        player's DMs are closed (never a public message)."""
+        player's DMs are closed (never a public message). It can wait for the tables' calls:
+        at the global limit it is kept for later, so that the deadlines' dispatcher, which
+        awaits this, does not wait behind the limit."""
+        if self.limit is not None and self.limit.tight():
+            self._reminders.append((table, seat, ends_at))
+            if self._reminding is None or self._reminding.done():
+                self._reminding = asyncio.create_task(self._remind_later(), name="reminders")
+            return
+        with later():
+            await self._remind(table, seat, ends_at)
+
+    async def _remind_later(self) -> None:
+        """The reminders that waited, one at a time once the limit's wait is over, each behind
+        the tables' calls (the pacer's ``LATER``). One whose turn ended meanwhile has nothing
+        left to announce (the timer played the turn), as when its deadline fires late."""
+        assert self.limit is not None
+        while self._reminders:
+            await self.limit.released()
+            table, seat, ends_at = self._reminders.pop(0)
+            if ends_at <= discord.utils.utcnow():
+                log.info("table %s: reminder to seat %s dropped, the turn is over", table.id, seat)
+                continue
+            try:
+                with later():
+                    await self._remind(table, seat, ends_at)
+            except ShuttingDown:
+                return
+            except Exception:
+                log.exception("table %s: reminder to seat %s failed", table.id, seat)
+
+    async def _remind(self, table: Table, seat: int, ends_at: datetime) -> None:
         user_id = table.user_at(seat)
         if user_id is None:
             return

@@ -19,6 +19,7 @@ from bot.config import (
     token_is_well_formed,
 )
 from bot.storage import PostgresStore, SqliteStore, make_store
+from bot.ui.pacer import make_pacer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_ID = 123456789012345678
@@ -91,6 +92,29 @@ def test_drawing_processes_can_be_chosen_and_are_checked(tmp_path: Path) -> None
     with pytest.raises(ConfigError) as caught:
         load_settings({"RUMMY_DRAWING_PROCESSES": "many"}, env_file=None, cwd=tmp_path)
     assert "RUMMY_DRAWING_PROCESSES" in caught.value.problems[0]
+
+
+def test_the_pace_of_bot_token_calls_is_the_whole_bots_shared_by_its_shards(
+    tmp_path: Path,
+) -> None:
+    """Discord's limit is the bot token's: a process running 2 of 4 shards paces itself at
+    half of RUMMY_REQUESTS_PER_SECOND, so that the processes together stay under it."""
+    default = load_settings({}, env_file=None, cwd=tmp_path)
+    assert default.requests_per_second == 45 and default.process_requests_per_second == 45
+    assert make_pacer(default) is not None
+    half = load_settings(
+        {"RUMMY_REQUESTS_PER_SECOND": "40", "RUMMY_SHARD_COUNT": "4", "RUMMY_SHARDS": "0-1"},
+        env_file=None,
+        cwd=tmp_path,
+    )
+    assert half.process_requests_per_second == 20
+    pacer = make_pacer(half)
+    assert pacer is not None and pacer.per_second == 20
+    off = load_settings({"RUMMY_REQUESTS_PER_SECOND": "0"}, env_file=None, cwd=tmp_path)
+    assert make_pacer(off) is None, "0 leaves the calls to discord.py alone"
+    with pytest.raises(ConfigError) as caught:
+        load_settings({"RUMMY_REQUESTS_PER_SECOND": "fast"}, env_file=None, cwd=tmp_path)
+    assert "RUMMY_REQUESTS_PER_SECOND" in caught.value.problems[0]
 
 
 def test_every_problem_is_reported_in_a_sentence(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 import simcord
 
 from bot.app import BOT_CLOCK, RummyBot
-from bot.config import Settings
+from bot.config import DEFAULT_REQUESTS_PER_SECOND, Settings
 from bot.services.tables import Table
 from bot.storage import make_store
 from rummy_engine import (
@@ -42,11 +42,16 @@ CARD_TOKEN = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
 
 
 def make_bot(
-    db: str | Path, seed: int = 7, computer_delay: int = 0, turn_timer: int = 0
+    db: str | Path,
+    seed: int = 7,
+    computer_delay: int = 0,
+    turn_timer: int = 0,
+    requests_per_second: int = DEFAULT_REQUESTS_PER_SECOND,
 ) -> RummyBot:
     """The real bot on ``db`` (a SQLite path or a PostgreSQL URL); computers play at once unless
     a test asks for the delay, and tables have no turn timer unless a test asks for one
-    (minutes)."""
+    (minutes). Its bot-token calls are paced as by default, unless a test asks for another
+    pace (0: none)."""
     settings = Settings(
         database=db if isinstance(db, Path) else Path("unused.db"),
         database_url=db if isinstance(db, str) else None,
@@ -56,6 +61,7 @@ def make_bot(
         # Threads, as on a one-core machine: a bot per test would start a drawing process
         # each; the end-to-end tests run the real command, which draws in processes.
         drawing_processes=0,
+        requests_per_second=requests_per_second,
     )
     bot = RummyBot(settings, make_store(settings.database_target, clock=BOT_CLOCK))
     bot.tables._seed_source = lambda: seed

@@ -1,11 +1,13 @@
-"""At Discord's global limit of the bot token, the bot degrades in order: held there by more
-tables than one token can serve (through the loopback emulator's global bucket, with the real
-bot in process), the table messages keep up before the hand DMs, no move is lost, and every
-DM is caught up once the load stops.
+"""At Discord's global limit of the bot token, the bot paces itself and degrades in order: held
+there by more tables than one token can serve (through the loopback emulator's global bucket,
+with the real bot in process), it keeps its calls under the bucket (almost no 429), the table
+messages keep up before the hand DMs, no move is lost, and every DM is caught up once the load
+stops.
 
 Why: a bot token has 50 requests per second across every route; past them Discord answers 429
 with ``"global": true`` and discord.py holds every bot-token request until ``retry_after``,
-then sends what piled up in no order of its own. Players need the table (and the turn notice,
+then sends what piled up at once, in no order of its own, and meets the next 429: Discord bans
+an IP past 10,000 invalid requests in 10 minutes. Players need the table (and the turn notice,
 an interaction's follow-up, outside that limit) to play; the DM only repeats the hand every
 move's private answer shows.
 """
@@ -34,6 +36,8 @@ TABLES = 32
 #: The test's bucket, per second (Discord's is 50): low enough that the tables exceed it on a
 #: slow, shared machine too.
 LIMIT = 25
+#: The bot's own pace, under the bucket as the default 45/s is under Discord's 50.
+PACE = 20
 #: How long the tables are driven (whole turns: each player ends the load on a discard).
 LOAD_SECONDS = 5.0
 #: Routes outside the bucket: interaction tokens' (limited apart) and the gateway's address.
@@ -102,6 +106,18 @@ def is_dm(emu: DiscordEmulator, record: RequestRecord) -> bool:
     return channel is not None and channel.is_dm
 
 
+def full_since(records: list[RequestRecord], per_second: float) -> float:
+    """When the calls let through first filled nine tenths of a second's ``per_second``."""
+    times = sorted(r.started for r in records)
+    first = 0
+    for last, at in enumerate(times):
+        while times[first] <= at - 1.0:
+            first += 1
+        if last - first + 1 >= 0.9 * per_second:
+            return at
+    return float("inf")
+
+
 def busiest_second(records: list[RequestRecord]) -> int:
     """The most requests let through within any one second (the bucket's own measure)."""
     times = sorted(r.started for r in records)
@@ -130,7 +146,7 @@ async def test_the_global_bucket_answers_as_discord_and_discord_py_waits(tmp_pat
     through in the end, none refused), and the bot feels it; a route's own 429 is not global."""
     async with emulated_discord(global_limit=3) as emu:
         _, _, channel = emu.two_players()
-        bot = make_bot(tmp_path / "rummy.db")
+        bot = make_bot(tmp_path / "rummy.db", requests_per_second=0)  # discord.py's own way
         async with emu.running(bot):
             limit = bot.reconciler.limit
             assert limit is not None
@@ -152,7 +168,7 @@ async def test_the_global_bucket_answers_as_discord_and_discord_py_waits(tmp_pat
             assert limit.hits == hits and not limit.tight(), "one route's 429 is not global"
 
 
-async def test_at_the_global_limit_the_tables_go_first_and_the_dms_catch_up(
+async def test_at_the_global_limit_the_bot_paces_itself_the_tables_first(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with emulated_discord() as emu:
@@ -161,7 +177,7 @@ async def test_at_the_global_limit_the_tables_go_first_and_the_dms_catch_up(
             alice, bob = emu.add_user(f"alice{n}"), emu.add_user(f"bob{n}")
             guild = emu.add_guild(f"Club {n}", members=[alice, bob])
             seats.append(Seat(emu.add_text_channel(guild, "rummy"), (alice, bob)))
-        bot = make_bot(tmp_path / "rummy.db")
+        bot = make_bot(tmp_path / "rummy.db", requests_per_second=PACE)
         async with emu.running(bot):
             await asyncio.gather(*(open_table(emu, bot, seat) for seat in seats))
             await quiet(emu)  # every deal's DMs are out: the load starts from tables shown
@@ -173,7 +189,7 @@ async def test_at_the_global_limit_the_tables_go_first_and_the_dms_catch_up(
             emu.global_limit = LIMIT
             until = time.monotonic() + LOAD_SECONDS
             await asyncio.gather(*(drive(emu, bot, seat, until) for seat in seats))
-            load_end = len(emu.requests)
+            load_end, load_ended = len(emu.requests), time.monotonic()
 
             async def caught_up() -> bool:
                 unpublished = await bot.store.list_unpublished_tables()
@@ -187,20 +203,25 @@ async def test_at_the_global_limit_the_tables_go_first_and_the_dms_catch_up(
             await watch.check()
 
         calls = bot_token(emu.requests[since:])
+        limit = bot.reconciler.limit
+        assert limit is not None and limit.pacer is not None
+        assert limit.pacer.held, "the load was more than the pace: calls waited"
+        # Paced under the bucket, the bot (almost) never meets it: discord.py alone, held at
+        # the bucket, meets it hundreds of times in these 5 seconds.
         limited = [r for r in calls if r.status == 429]
-        assert limited and all(r.limited == "global" for r in limited), "the limit was felt"
-        assert bot.reconciler.limit is not None and bot.reconciler.limit.hits
+        assert len(limited) <= 3, (len(limited), len(calls))
         let_through = [r for r in calls if r.status != 429]
         assert busiest_second(let_through) <= LIMIT
-        # While the bucket was exhausted, the table messages and notices did not wait for it:
-        # they travel with the moves' interaction tokens, outside it; the bucket served DMs.
-        first = next(i for i, r in enumerate(emu.requests) if r.limited == "global")
-        at_limit = [r for r in bot_token(emu.requests[first:load_end]) if r.status != 429]
-        assert at_limit and all(is_dm(emu, r) for r in at_limit), at_limit
+        # While the pace was spent, the table messages and notices did not wait for it: they
+        # travel with the moves' interaction tokens, outside it; the pace served the DMs.
+        full = full_since(let_through, PACE)
+        at_limit = [r for r in let_through if full <= r.started <= load_ended]
+        assert at_limit, "the pace was spent"
+        assert all(is_dm(emu, r) for r in at_limit), at_limit
         carried = [
             r
-            for r in emu.requests[first:load_end]
-            if r.path.startswith("/webhooks/") and r.status < 300
+            for r in emu.requests[since:load_end]
+            if r.path.startswith("/webhooks/") and r.status < 300 and full <= r.started
         ]
         assert len(carried) > len(at_limit), (len(carried), len(at_limit))
         # Once the load stopped, the DMs that waited were caught up (and nothing else was
