@@ -336,8 +336,8 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
     # Paced players start no move after the window, but wait up to a pace to notice: the
     # moves/s count the window only (the CPU counts until the last player stopped).
     span = min(run.ended, run.until) - run.started
-    acks = {
-        int(r.path.split("/")[2]): r.finished
+    acks = {  # when the acknowledgement reached Discord (the emulator), not when it answered
+        int(r.path.split("/")[2]): r.started
         for r in emu.requests
         if r.path.startswith("/interactions/") and r.path.endswith("/callback")
     }
@@ -379,7 +379,11 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
     )
     own = 1000 * run.own_cpu / max(n, 1)
     print(f"benchmark's own CPU (emulator and players) {own:.2f} ms/move")
-    print(f"ack p50/p99 {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} ms")
+    late = sum(1 for a in ack if a > 3000) + n - len(ack)
+    print(
+        f"ack p50/p99/slowest {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} / {max(ack, default=0):.0f}"
+        f" ms; later than Discord's 3 s: {late}"
+    )
     print(f"reply with the hand p50/p99 {pct(reply, 0.5):.0f} / {pct(reply, 0.99):.0f} ms")
     print(
         f"table shows the move p50/p99 {pct(shown_table, 0.5):.0f} / {pct(shown_table, 0.99):.0f} ms"

@@ -102,6 +102,8 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
 #: How many of a channel's last messages a first pass reads to find what it may have posted
 #: as a follow-up just before a crash (a follow-up carries no nonce).
 LOOKBACK = 10
+#: How many tables the catch-up of waiting DMs publishes at once (see Reconciler._catch_up).
+CATCHERS = 4
 #: The buttons a round summary keeps: a message with only these is not a table message.
 SUMMARY_ACTIONS = frozenset({Action.REVIEW, Action.REPLAY})
 
@@ -196,12 +198,12 @@ class Reconciler:
         self.limit = limit
         self._pending: dict[int, _Pending] = {}
         #: Tables whose hand DMs waited for the global limit, oldest first (a dict as an
-        #: ordered set); tables whose pass discord.py gave up on at that limit; and the task
-        #: catching both up (the latter first).
+        #: ordered set); tables whose pass discord.py gave up on at that limit; the tasks
+        #: catching both up (the latter first) and the tables they are publishing.
         self._postponed: dict[int, None] = {}
         self._behind: dict[int, None] = {}
-        self._catching_up: asyncio.Task[None] | None = None
-        self._catching: int | None = None
+        self._catchers: list[asyncio.Task[None]] = []
+        self._catching: set[int] = set()
         #: Turn reminders that waited for the global limit, oldest first, and their sender.
         self._reminders: list[tuple[Table, int, datetime]] = []
         self._reminding: asyncio.Task[None] | None = None
@@ -264,8 +266,8 @@ class Reconciler:
         for pending in self._pending.values():
             if pending.retry is not None:
                 pending.retry.cancel()
-        if self._catching_up is not None:
-            self._catching_up.cancel()
+        for catcher in self._catchers:
+            catcher.cancel()
         if self._reminding is not None:
             self._reminding.cancel()
 
@@ -275,15 +277,16 @@ class Reconciler:
         """Whether this pass leaves the hand DMs for later: the bot token is at its global
         limit, the table is a game whose DMs may need a call, and this is not the catch-up's
         own pass of it."""
-        if self.limit is None or not self.limit.tight() or table.id == self._catching:
+        if self.limit is None or not self.limit.tight() or table.id in self._catching:
             return False
         return table.game is not None and table.record.status == "active"
 
     def _postpone(self, tid: int, queue: dict[int, None]) -> None:
         queue.pop(tid, None)  # to the back: the oldest waited longest
         queue[tid] = None
-        if self._catching_up is None or self._catching_up.done():
-            self._catching_up = asyncio.create_task(self._catch_up(), name="catch-up")
+        self._catchers = [c for c in self._catchers if not c.done()]
+        if len(self._catchers) < CATCHERS:
+            self._catchers.append(asyncio.create_task(self._catch_up(), name="catch-up"))
 
     def _gave_up_at_limit(self, error: Exception) -> bool:
         """Whether discord.py gave up on a request at a rate limit (five 429s in a row)."""
@@ -292,21 +295,24 @@ class Reconciler:
         return error.status == 429
 
     async def _catch_up(self) -> None:
-        """Publish, one table at a time, DMs included: first the tables left behind by the
-        limit, then those whose DMs waited. One at a time, so that what waited takes at most
-        one request of the budget from the tables still moving (a pass that meets the limit
-        again postpones its table once more)."""
+        """Publish, a table at a time in each of :data:`CATCHERS` tasks, DMs included: first
+        the tables left behind by the limit, then those whose DMs waited. A few at a time, so
+        that what waited takes at most a few requests of the budget from the tables still
+        moving (a pass that meets the limit again postpones its table once more), and yet
+        keeps the pacer busy: a catch-up slower than the pace would let the passes of the
+        tables in play send their DMs themselves, and wait for the pacer, the table's
+        messages with them."""
         assert self.limit is not None
         while self._behind or self._postponed:
             await self.limit.released()
             queue = self._behind or self._postponed
             tid = next(iter(queue))
             del queue[tid]
-            self._catching = tid
+            self._catching.add(tid)
             try:
                 await self.publish(tid)
             finally:
-                self._catching = None
+                self._catching.discard(tid)
 
     # -- one pass -------------------------------------------------------------------------------
 
