@@ -51,7 +51,7 @@ GAME_EN: dict[str, str] = {
     "lobby.empty_seat": "(free seat)",
     "lobby.players": "Players ({seated}/{capacity}): {players}",
     "lobby.how_to_start": "Join with the buttons or /rummy join; the host starts once {minimum} players are seated.",
-    "lobby.started": "The game has started: the lobby message in this channel is now the table.",
+    "lobby.started": "The game has started: the table is at the bottom of the channel, posted anew at each turn.",
     "lobby.cancelled": "This table was cancelled.",
     "lobby.computer_added": "{name} sits down ({strength}).",
     "lobby.pick_strength": "How well should the computer play?",

@@ -141,7 +141,7 @@ async def test_four_computers_play_a_whole_2v2_game_while_the_host_watches(
         COMPUTERS[3],
     ]
     started = await alice.slash(world.channel, "rummy start")
-    assert started.response.content == "The game has started: the lobby message in this channel is now the table."
+    assert started.response.content == "The game has started: the table is at the bottom of the channel, posted anew at each turn."
 
     # Paced like any computer seat: nothing moves before the pause has passed.
     assert len(await world.bot.store.list_moves(table.id)) == 1
@@ -224,7 +224,7 @@ async def test_start_is_refused_while_seats_are_empty(world: World) -> None:
     assert (await world.table()).is_lobby
     await alice.slash(world.channel, "rummy computer", action="addbot", team=1)
     started = await alice.slash(world.channel, "rummy start")
-    assert started.response.content == "The game has started: the lobby message in this channel is now the table."
+    assert started.response.content == "The game has started: the table is at the bottom of the channel, posted anew at each turn."
     cancelled = await alice.slash(world.channel, "rummy cancel")
     assert cancelled.response.content == "This table was cancelled."
     assert (await world.table()).record.status == "cancelled"

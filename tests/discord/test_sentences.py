@@ -38,8 +38,9 @@ async def test_a_start_without_enough_players_counts_the_seated_in_good_grammar(
 
 
 async def test_the_start_answer_points_to_where_the_table_is(world: World) -> None:
-    """The host's private answer is the newest message they see; the table is the lobby
-    message, higher up in the channel. The answer says so, and that message is the table."""
+    """The host's private answer is the newest message they see, so it says where the table
+    is without "below": at the bottom of the channel (the lobby message for now, posted anew
+    at each turn)."""
     alice, bob = world.players[:2]
     await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
     [lobby] = [m for m in world.public_messages() if m.components]
@@ -49,7 +50,7 @@ async def test_the_start_answer_points_to_where_the_table_is(world: World) -> No
     assert started.ephemeral and answer == t("lobby.started")
     for word in ("below", "above", "under"):
         assert word not in answer, answer
-    assert "lobby message" in answer and "now the table" in answer
+    assert "bottom of the channel" in answer and "at each turn" in answer
     table_message = next(m for m in world.public_messages() if m.id == lobby.id)
     assert "round 1" in table_message.content, "the lobby message became the table"
     labels = {c.label for row in table_message.components for c in row.children}
