@@ -7,8 +7,8 @@ message is a frame: a 5-byte header (status, length) and that many bytes; a requ
 pickled scene, an answer the PNG (status ``OK``) or the error's text (``FAILED``), in the order
 the requests came. A request of status ``RELEASE`` (empty) asks the process to give back the
 memory a burst of pictures took (what it kept of the tables drawn lately, then
-:func:`bot.memory.release_memory`), answered by an empty ``OK``. Why pickle: both ends are this program, started by the bot itself, over a
-private pipe.
+:func:`bot.memory.release_memory`), answered by an empty ``OK``. Why pickle: both ends are
+this program, started by the bot itself, over a private pipe.
 """
 
 from __future__ import annotations
