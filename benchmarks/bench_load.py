@@ -27,6 +27,13 @@ see whether a move slows down while a replay is drawn.
 tables spread over one server per shard; ``--store postgres`` puts the database on a throw-away
 PostgreSQL server (with its default, durable settings) instead of a SQLite file. CPU is summed
 over the processes; RSS is given per process.
+
+``--idle SECONDS`` keeps the bot running, with no load, for that long after the window and reads
+its RSS (its drawing processes included, in MB = 10^6 bytes) every ``--sample`` seconds: with the
+figures read when the tables were open (before the load) and at the window's end, this shows what
+a burst of load takes and whether it is given back.
+
+    .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 0 --seconds 30 --idle 120
 """
 
 from __future__ import annotations
@@ -112,9 +119,12 @@ def start_bot(
     shards: int,
 ) -> subprocess.Popen[bytes]:
     """The real ``rummy-bot run`` against the emulator (running ``shard`` of ``shards`` when
-    there are several), under cProfile when asked, at the bot's own pace unless asked."""
+    there are several), under cProfile when asked, at the bot's own pace unless asked, with
+    ``--bot-env`` settings added to its environment (its drawing processes inherit them)."""
     profile: Path | None = args.profile
+    extra_env: Sequence[str] = args.bot_env
     env = process_env(emu.http_base, emu.gateway_url, emu.token, db, home)
+    env |= dict(setting.split("=", 1) for setting in extra_env)
     env["RUMMY_COMPUTER_DELAY_SECONDS"] = "0"  # only the --replays table has computers
     if args.requests_per_second is not None:
         env["RUMMY_REQUESTS_PER_SECOND"] = str(args.requests_per_second)
@@ -175,10 +185,41 @@ def family_rss(pid: int, key: str = "VmRSS") -> str:
 
 
 def rss_mb(pid: int, key: str = "VmRSS") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1]) / 1024
+    """A size from /proc/<pid>/status (given there in KiB) in MB (10^6 bytes); 0 when the
+    process is gone."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024 / 1e6
     return 0.0
+
+
+def total_rss(pids: Sequence[int]) -> tuple[float, float]:
+    """RSS of the bot processes and of their drawing processes, each summed, in MB."""
+    bots = drawing = 0.0
+    for pid in pids:
+        own, *others = family(pid)
+        bots += rss_mb(own)
+        drawing += sum(rss_mb(p) for p in others)
+    return bots, drawing
+
+
+def rss_line(label: str, pids: Sequence[int]) -> str:
+    bots, drawing = total_rss(pids)
+    return f"{label}: {bots + drawing:.1f} MB (bot {bots:.1f} + drawing {drawing:.1f})"
+
+
+async def idle_series(pids: Sequence[int], since: float, seconds: float, every: float) -> None:
+    """RSS every ``every`` seconds while the bot idles, until ``seconds`` after ``since`` (the
+    end of the load); then the figure after the idle period."""
+    at = since
+    while (at := at + every) < since + seconds:
+        if at < time.monotonic():
+            continue  # already past (while the results were read)
+        await asyncio.sleep(at - time.monotonic())
+        print(rss_line(f"  {time.monotonic() - since:5.0f} s after the load", pids), flush=True)
+    await asyncio.sleep(max(0.0, since + seconds - time.monotonic()))
+    print(rss_line(f"RSS after {seconds:.0f} s idle", pids), flush=True)
 
 
 async def identified(emu: DiscordEmulator, shards: int) -> None:
@@ -515,9 +556,10 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             await asyncio.gather(*(opened(s) for s in seats))
             await asyncio.sleep(settle)
             print(f"{tables} tables open in {time.monotonic() - t0:.1f} s", flush=True)
+            pids = [b.pid for b in bots]
+            before = rss_line("RSS before the load (tables open)", pids)
             emu.global_limit = args.global_limit  # the tables are opened apart from the load
             run = Run(started=time.monotonic())
-            pids = [b.pid for b in bots]
             (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
             until = run.until = run.started + args.seconds
             watching = (
@@ -527,6 +569,7 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             )
             await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
             run.ended = time.monotonic()
+            after_load = rss_line("RSS at the end of the load", pids)
             replays = await watching if watching is not None else []
             bot1, drawing1 = bots_cpu(pids)
             run.cpu, run.drawing_cpu = bot1 - bot0 + drawing1 - drawing0, drawing1 - drawing0
@@ -543,6 +586,9 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
                 await at_limit(emu, run, seats, db, args.global_limit)
             peaks = "; ".join(family_rss(b.pid, "VmHWM") for b in bots)
             print(f"peak RSS {peaks} MB")
+            if args.idle:
+                print(before, after_load, sep="\n", flush=True)
+                await idle_series(pids, run.ended, args.idle, args.sample)
         finally:
             for bot in bots:
                 bot.terminate()  # the emulator keeps answering while the bots shut down
@@ -571,6 +617,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=int,
         help="the bot's own pace of bot-token calls, all processes together "
         "(RUMMY_REQUESTS_PER_SECOND; default: the bot's, 45; 0: unpaced)",
+    )
+    parser.add_argument(
+        "--idle", type=float, default=0.0, help="seconds to idle after the load, reading RSS"
+    )
+    parser.add_argument(
+        "--sample", type=float, default=10.0, help="seconds between RSS readings while idle"
+    )
+    parser.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="add to the bot's environment (e.g. MALLOC_ARENA_MAX=2), again for more",
     )
     args = parser.parse_args(argv)
     asyncio.run(bench(args))

@@ -22,9 +22,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.memory import release_memory
 from bot.render.drawing import make_drawer
 from bot.services.autoplay import Autoplay
 from bot.services.inflight import InFlight
+from bot.services.memory import MemoryKeeper
 from bot.services.seasons import SeasonService
 from bot.services.stats import StatsService
 from bot.services.tables import Table, TableService
@@ -169,6 +171,7 @@ class RummyBot(commands.Bot):
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer, limit=limit
         )
+        self.memory = MemoryKeeper(self.inflight, self.release_memory)
         self.autoplay = Autoplay(
             self.tables,
             self._publish,
@@ -229,6 +232,15 @@ class RummyBot(commands.Bot):
         self.autoplay.start()
         # Seasons that ended while the bot was down are announced now, once.
         self.seasons.start()
+        self.memory.start()
+
+    async def release_memory(self) -> None:
+        """Give back what a burst of work took, here and in the drawing processes (see
+        bot/memory.py): the memory keeper calls it once the bot is quiet."""
+        self.reconciler.pictures.forget()
+        await self.drawer.release()
+        await self.replay_drawer.release()
+        release_memory()
 
     def _command_hash_key(self, guild: discord.abc.Snowflake | None) -> str:
         scope = "global" if guild is None else f"guild:{guild.id}"
@@ -301,6 +313,7 @@ class RummyBot(commands.Bot):
         """
         async with self._shutdown_lock:
             self.inflight.close()
+            await self.memory.stop()
             await self.autoplay.close()
             await self.seasons.close()
             await self.reconciler.close()

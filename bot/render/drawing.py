@@ -24,7 +24,7 @@ from typing import Protocol
 
 from .renderer import Renderer, Scene
 from .replay import ReplayScene
-from .worker import HEADER, OK, write_frame
+from .worker import HEADER, OK, RELEASE, write_frame
 
 #: How long a drawing process may take to leave once told to.
 STOP_SECONDS = 5.0
@@ -34,6 +34,11 @@ class Drawer(Protocol):
     """Scenes in, PNG bytes out, off the event loop."""
 
     async def png(self, scene: Scene) -> bytes: ...
+
+    async def release(self) -> None:
+        """Give back the memory drawing took: what is kept of the tables drawn lately, and
+        the drawing processes' memory (this process's own is given back by
+        :func:`bot.memory.release_memory`)."""
 
     async def close(self) -> None: ...
 
@@ -55,6 +60,11 @@ class ThreadDrawer:
     async def png(self, scene: Scene) -> bytes:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.renderer.workers, self.renderer.render, scene)
+
+    async def release(self) -> None:
+        """What is kept of the tables drawn lately is dropped (the rest of the threads' memory
+        is this process's)."""
+        self.renderer.forget_tables()
 
     async def close(self) -> None:
         self.renderer.workers.shutdown(wait=False, cancel_futures=True)
@@ -110,6 +120,12 @@ class ProcessDrawer:
         """The running workers' process ids (for tests and the benchmark)."""
         return [w.pid for w in self._workers if w.alive]
 
+    async def release(self) -> None:
+        """Each running worker gives back the memory its pictures took (none is started)."""
+        await asyncio.gather(
+            *(w.ask(RELEASE, b"") for w in self._workers if w.alive), return_exceptions=True
+        )
+
     async def close(self) -> None:
         workers, self._workers = self._workers, []
         await asyncio.gather(*(w.stop() for w in workers))
@@ -148,11 +164,15 @@ class _Worker:
         return len(self._waiting)
 
     async def draw(self, payload: bytes) -> bytes:
+        return await self.ask(OK, payload)
+
+    async def ask(self, status: int, payload: bytes) -> bytes:
+        """One request (a picture, or ``RELEASE``) and its answer."""
         if not self.alive:
             raise _WorkerGone()
         answer: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._waiting.append(answer)
-        write_frame(self._input, OK, payload)
+        write_frame(self._input, status, payload)
         try:
             await self._input.drain()
         except ConnectionError:  # the worker is gone; its reader fails what waits

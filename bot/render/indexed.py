@@ -78,6 +78,10 @@ class Tiles:
             self._large.keep(key, found)
         return found
 
+    def forget_large(self) -> None:
+        """Drop the big pieces kept (they belong to the tables drawn lately)."""
+        self._large = Kept(self._large.limit, self._large.size)
+
     def remember(self, key: Hashable, make: Callable[[], T]) -> T:
         """A small fact about the pieces (pixels that key a tile, the pieces of a card),
         computed once per ``key``."""
@@ -124,8 +128,8 @@ class Kept(Generic[T]):
     def __init__(self, limit: int, size: Callable[[T], int]) -> None:
         self._kept: OrderedDict[Hashable, T] = OrderedDict()
         self._bytes = 0
-        self._limit = limit
-        self._size = size
+        self.limit = limit
+        self.size = size
 
     def get(self, key: Hashable) -> T | None:
         found = self._kept.get(key)
@@ -136,12 +140,12 @@ class Kept(Generic[T]):
     def keep(self, key: Hashable, value: T) -> None:
         old = self._kept.pop(key, None)
         if old is not None:
-            self._bytes -= self._size(old)
+            self._bytes -= self.size(old)
         self._kept[key] = value
-        self._bytes += self._size(value)
-        while self._bytes > self._limit and len(self._kept) > 1:
+        self._bytes += self.size(value)
+        while self._bytes > self.limit and len(self._kept) > 1:
             _, dropped = self._kept.popitem(last=False)
-            self._bytes -= self._size(dropped)
+            self._bytes -= self.size(dropped)
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -190,6 +190,16 @@ class Renderer:
         with self._lock:
             self._bands = kept_rows()
 
+    def forget_tables(self) -> None:
+        """Drop what is kept of the tables drawn lately (their bands, their titles and seat
+        lists), keeping the card pieces every picture uses: once the bot has been quiet for a
+        while, those tables may have moved on or closed, and what they left would hold the
+        memory a burst of them took (see bot/memory.py)."""
+        with self._lock:
+            self._bands = kept_rows()
+            if self._tiles is not None:
+                self._tiles.forget_large()
+
     def _tiles_of(self, palette: Image.Image) -> Tiles:
         if self._tiles is None:
             self._tiles = Tiles(palette)

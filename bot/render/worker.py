@@ -5,8 +5,10 @@ Run by :class:`bot.render.drawing.ProcessDrawer` as ``python -m bot.render.worke
 take the CPU from the pictures and moves of the tables in play). Each
 message is a frame: a 5-byte header (status, length) and that many bytes; a request is a
 pickled scene, an answer the PNG (status ``OK``) or the error's text (``FAILED``), in the order
-the requests came. Why pickle: both ends are this program, started by the bot itself, over a
-private pipe.
+the requests came. A request of status ``RELEASE`` (empty) asks the process to give back the
+memory a burst of pictures took (what it kept of the tables drawn lately, then
+:func:`bot.memory.release_memory`), answered by an empty ``OK``. Why pickle: both ends are
+this program, started by the bot itself, over a private pipe.
 """
 
 from __future__ import annotations
@@ -17,11 +19,16 @@ import signal
 import struct
 import sys
 import traceback
-from typing import BinaryIO, Protocol
+from typing import TYPE_CHECKING, BinaryIO, Protocol
+
+from bot.memory import release_memory
+
+if TYPE_CHECKING:
+    from bot.render.renderer import Renderer
 
 #: Status byte, then the body's length.
 HEADER = struct.Struct(">BI")
-OK, FAILED = 0, 1
+OK, FAILED, RELEASE = 0, 1, 2
 
 
 class Writable(Protocol):
@@ -52,12 +59,21 @@ def serve(source: BinaryIO, out: BinaryIO) -> None:
     renderer = default_renderer()
     renderer.palette()  # fonts, sprites and palette before the first picture
     while (frame := read_frame(source)) is not None:
-        try:
-            answer = OK, renderer.render(pickle.loads(frame[1]))
-        except Exception:
-            answer = FAILED, traceback.format_exc().encode()
-        write_frame(out, *answer)
+        write_frame(out, *answer_to(frame, renderer))
         out.flush()
+
+
+def answer_to(frame: tuple[int, bytes], renderer: Renderer) -> tuple[int, bytes]:
+    """The answer to one request: the picture, or the memory given back."""
+    status, body = frame
+    try:
+        if status == RELEASE:
+            renderer.forget_tables()
+            release_memory()
+            return OK, b""
+        return OK, renderer.render(pickle.loads(body))
+    except Exception:
+        return FAILED, traceback.format_exc().encode()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ class InFlight:
 
     def __init__(self) -> None:
         self._count = 0
+        self._entered = 0
         self._closed = False
         self._idle = asyncio.Event()
         self._idle.set()
@@ -33,6 +34,12 @@ class InFlight:
     def active(self) -> int:
         """How many pieces of work are in progress."""
         return self._count
+
+    @property
+    def entered(self) -> int:
+        """How many pieces of work have begun since the start: whether any began lately (see
+        bot/memory.py)."""
+        return self._entered
 
     @property
     def closed(self) -> bool:
@@ -55,6 +62,7 @@ class InFlight:
         if self._closed:
             raise ShuttingDown()
         self._count += 1
+        self._entered += 1
         self._idle.clear()
         return self
 

@@ -9,7 +9,6 @@ the bot token's budget) with the rating chart as the embed's picture.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable, Mapping
 
@@ -21,6 +20,7 @@ from bot.services.charts import Chart
 from bot.services.stats import ALL_VARIANTS
 from bot.services.tables import Table
 from bot.storage import Store
+from bot.ui.files import BytesFile
 from bot.ui.messages import Draft
 from rummy_engine import Phase, RoundResult
 
@@ -53,7 +53,7 @@ def _with(draft: Draft, chart: Chart | None) -> Draft:
 async def chart_file(drawer: Drawer, chart: Chart) -> discord.File:
     """The chart drawn off the event loop, as an attachment with its alt text."""
     png = await drawer.png(chart.scene)
-    return discord.File(io.BytesIO(png), filename=chart.filename, description=chart.description)
+    return BytesFile(png, filename=chart.filename, description=chart.description)
 
 
 async def rating_file(

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import io
 import itertools
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -33,6 +32,7 @@ from bot.services.tables import Table
 from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.text.safe import fit
+from bot.ui.files import BytesFile
 from bot.ui.panels import lobby_view, round_view, table_view
 from bot.ui.review import review_button
 from bot.ui.widgets import view_signature
@@ -82,6 +82,13 @@ class Pictures:
         for key in list(itertools.islice(oldest, excess)):
             del self._drawn[key]
 
+    def forget(self) -> None:
+        """Forget the pictures drawn, but those pinned or still being drawn: once the bot has
+        been quiet for a while they are the past (see bot/memory.py)."""
+        for key, drawing in list(self._drawn.items()):
+            if drawing.done() and key not in self._pins:
+                del self._drawn[key]
+
     async def png(self, key: str, painter: Painter) -> bytes:
         drawing = self._drawn.get(key)
         if drawing is None:
@@ -128,7 +135,7 @@ class Draft:
         if scene is None:
             return None
         png = await pictures.png(self.picture, lambda: pictures.drawer.png(scene))
-        return discord.File(io.BytesIO(png), filename=self.filename, description=self.alt or None)
+        return BytesFile(png, filename=self.filename, description=self.alt or None)
 
     async def files(self, pictures: Pictures) -> list[discord.File]:
         """The picture and the extra pictures, in that order."""
@@ -136,9 +143,7 @@ class Draft:
         files = [main] if main is not None else []
         for extra in self.extras:
             png = await pictures.png(extra.key, functools.partial(pictures.drawer.png, extra.scene))
-            files.append(
-                discord.File(io.BytesIO(png), filename=extra.filename, description=extra.description)
-            )
+            files.append(BytesFile(png, filename=extra.filename, description=extra.description))
         return files
 
     def with_extra(self, scene: Scene, filename: str, description: str) -> Draft:
@@ -232,17 +237,13 @@ def hand_draft(
     channel = f"<#{table.home}>"
     content = presenter.hand_text(table, seat, channel, locale, turn=turn)
     groups = presenter.meld_groups(table, seat) if prefs.hand_sort == "melds" else None
-    scene = presenter.hand_scene(
-        table, seat, locale, four_colour=prefs.four_colour, groups=groups
-    )
+    scene = presenter.hand_scene(table, seat, locale, four_colour=prefs.four_colour, groups=groups)
     return _draft(
         content, None, scene, f"hand-{table.id}.png", prefix=hand_round(table), locale=locale
     )
 
 
-def hand_inputs(
-    table: Table, seat: int, prefs: PlayerPrefs, locale: str
-) -> tuple[object, ...]:
+def hand_inputs(table: Table, seat: int, prefs: PlayerPrefs, locale: str) -> tuple[object, ...]:
     """Everything a hand DM's draft (``hand_draft(..., turn=False)``) is made of. Why: equal
     inputs make an equal stamp, so a DM known to show a draft of these inputs shows them still,
     and is not drafted again (at each move, every player's DM but the mover's)."""

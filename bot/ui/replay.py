@@ -10,7 +10,6 @@ in the text, anyone else the spectator's view only.
 
 from __future__ import annotations
 
-import io
 from collections import OrderedDict
 
 import discord
@@ -22,6 +21,7 @@ from bot.services.refusal import Refusal
 from bot.services.tables import Table
 from bot.text import t
 from bot.ui.context import UiContext
+from bot.ui.files import BytesFile
 from bot.ui.interaction import defer_private, defer_update, edit_panel, locale_of, reply
 from bot.ui.widgets import TableButton, component_view
 
@@ -146,7 +146,7 @@ class ReplayHandlers:
         reader = locale_of(interaction)
         alt = replays.alt_text(table, found, reader, whole=whole)
         name = f"replay-{table.id}-{'game' if whole else round_no}.gif"
-        file = discord.File(io.BytesIO(gif), filename=name, description=alt)
+        file = BytesFile(gif, filename=name, description=alt)
         if whole:
             rounds = len({m.round_no for m in found})
             text = t("replay.ready.game", reader, table=table.id, rounds=rounds, count=len(found))
@@ -172,8 +172,8 @@ class ReplayHandlers:
         reader = locale_of(interaction)
         seat = replays.seat_of_viewer(table, interaction.user.id)
         png = await self._draw(replays.step_scene(table, found, index, locale))
-        file = discord.File(
-            io.BytesIO(png),
+        file = BytesFile(
+            png,
             filename=f"replay-{table.id}-{round_no}-{index + 1}.png",
             description=replays.step_alt(table, found, index, reader),
         )

@@ -11,7 +11,6 @@ sent to the channel of the season's latest rated game.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from bot.text import normalise, t
 from bot.text.safe import fit
 from bot.ui import leaderboard as boards
 from bot.ui.commands import choice, plain
+from bot.ui.files import BytesFile
 from bot.ui.interaction import (
     can_manage_server,
     defer_private,
@@ -324,7 +324,7 @@ class StandingsPoster:
         try:
             await channel.send(
                 t("seasons.ended", locale, start=start, end=end),
-                file=discord.File(io.BytesIO(png), "season.png", description=alt),
+                file=BytesFile(png, "season.png", description=alt),
             )
         except discord.HTTPException:
             log.warning("the standings of server %s were not posted", season.guild_id)

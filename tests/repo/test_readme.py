@@ -43,7 +43,9 @@ PAGES = [README, *DOCS]
 
 RUN = {"sh", "python", "json"}
 NOT_RUN = {"console", "text", "yaml"}
-FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)\n(?P<body>.*?)^(?P=indent)```$", re.M | re.S)
+FENCE = re.compile(
+    r"^(?P<indent> *)```(?P<lang>[\w-]*)\n(?P<body>.*?)^(?P=indent)```$", re.M | re.S
+)
 MARKER = re.compile(r"<!-- (?P<kind>run|screen): (?P<name>[\w-]+) -->\s*$")
 NO_TOKEN = "no Discord bot token is configured"
 #: The URL the PostgreSQL page shows; the tests put a real server's in its place.
@@ -63,7 +65,9 @@ class Block:
         return f"{self.page.relative_to(ROOT)}:{self.line}"
 
     def lines(self) -> list[str]:
-        return [ln for ln in self.body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+        return [
+            ln for ln in self.body.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+        ]
 
 
 def blocks(page: Path) -> list[Block]:
@@ -97,7 +101,9 @@ def of(page: Path, lang: str) -> list[Block]:
 def test_every_block_says_whether_it_runs() -> None:
     assert len(ALL_BLOCKS) > 10, "the pages show examples"
     unknown = [b.where for b in ALL_BLOCKS if b.lang not in RUN | NOT_RUN]
-    assert not unknown, f"blocks without sh/python/json (run) or console/text/yaml (not run): {unknown}"
+    assert not unknown, (
+        f"blocks without sh/python/json (run) or console/text/yaml (not run): {unknown}"
+    )
 
 
 # --- shell blocks ---------------------------------------------------------------------------
@@ -131,7 +137,11 @@ def sandbox(folder: Path) -> Path:
     shutil.copy(ROOT / ".env.example", folder / ".env.example")
     made = subprocess.run(
         [str(folder / ".venv/bin/rummy-bot"), "migrate"],
-        cwd=folder, env=clean_env(), capture_output=True, text=True, timeout=60,
+        cwd=folder,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert made.returncode == 0, made.stderr
     return folder
@@ -152,7 +162,13 @@ def expected(line: str) -> tuple[int, str | None]:
 #: Benchmarks run with small sizes: option -> the value run here (added when the page leaves
 #: the option at its default).
 SMALL = {
-    "bench_load.py": {"--tables": "2", "--seconds": "2", "--settle": "1"},
+    "bench_load.py": {
+        "--tables": "2",
+        "--seconds": "2",
+        "--settle": "1",
+        "--idle": "2",
+        "--sample": "1",
+    },
     "bench_leaderboard.py": {"--players": "2000", "--games": "5000", "--runs": "3"},
     "bench_store_commit.py": {"--commits": "20"},
     "bench_replay.py": {"--games": "1"},
@@ -250,8 +266,11 @@ def test_postgresql_page_shows_what_migrate_prints() -> None:
     shown = {u for b in of(page, "sh") for u in re.findall(r"postgresql://\S+", b.body)}
     assert shown == {DOCUMENTED_PG}, shown
     said = t(
-        "cli.migrate.done", path=describe_target(DOCUMENTED_PG), before=0,
-        after=LATEST_VERSION, target=LATEST_VERSION,
+        "cli.migrate.done",
+        path=describe_target(DOCUMENTED_PG),
+        before=0,
+        after=LATEST_VERSION,
+        target=LATEST_VERSION,
     )
     assert f"`{said}`" in " ".join(page.read_text(encoding="utf-8").split())
 
@@ -302,8 +321,12 @@ def test_other_benchmark_commands_take_their_options() -> None:
     assert OTHER_BENCHMARKS, "the load benchmark is shown at several sizes"
     for script in sorted({shlex.split(line)[1] for _, line in OTHER_BENCHMARKS}):
         done = subprocess.run(
-            [str(venv_bin() / "python"), script, "--help"], cwd=ROOT, env=clean_env(),
-            capture_output=True, text=True, timeout=60,
+            [str(venv_bin() / "python"), script, "--help"],
+            cwd=ROOT,
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         assert done.returncode == 0, done.stderr
         for where, line in OTHER_BENCHMARKS:
@@ -339,9 +362,21 @@ def test_setup_run_command_ends_with_the_instructions(tmp_path: Path) -> None:
 
 def test_setup_test_command_collects_the_suite() -> None:
     done = subprocess.run(
-        [str(venv_bin() / "python"), "-m", "pytest", "--collect-only", "-q", "-n", "0",
-         "-p", "no:cacheprovider"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            str(venv_bin() / "python"),
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "tests/repo/test_readme.py: " in done.stdout and "tests/discord/" in done.stdout
@@ -450,7 +485,10 @@ def test_cheat_sheet_lists_every_command_and_button() -> None:
     labels = [
         re.sub(r"\s*\{\w+\}", "", text)
         for key, text in GAME_EN.items()
-        if key.startswith("button.") and not key.startswith(("button.stale", "button.not_", "button.unknown", "button.lobby_started"))
+        if key.startswith("button.")
+        and not key.startswith(
+            ("button.stale", "button.not_", "button.unknown", "button.lobby_started")
+        )
     ]
     labels.append(GAME_EN["select.cards"])
     absent = [label for label in labels if f"**{label}**" not in sheet]
@@ -459,10 +497,18 @@ def test_cheat_sheet_lists_every_command_and_button() -> None:
 
 #: Every sentence doctor and the settings check print as a PROBLEM.
 PROBLEMS = (
-    "doctor.token.missing", "doctor.token.bad_format", "doctor.db.dir_missing",
-    "doctor.db.not_writable", "doctor.db.unreadable", "doctor.db.not_a_database",
-    "doctor.db.file_read_only", "doctor.db.integrity", "doctor.db.version_ahead",
-    "doctor.db.pg_unreachable", "doctor.db.pg_read_only", "doctor.drawing.failed",
+    "doctor.token.missing",
+    "doctor.token.bad_format",
+    "doctor.db.dir_missing",
+    "doctor.db.not_writable",
+    "doctor.db.unreadable",
+    "doctor.db.not_a_database",
+    "doctor.db.file_read_only",
+    "doctor.db.integrity",
+    "doctor.db.version_ahead",
+    "doctor.db.pg_unreachable",
+    "doctor.db.pg_read_only",
+    "doctor.drawing.failed",
     "config.invalid_int",
 )
 
@@ -518,7 +564,9 @@ def test_links_lead_to_files_and_headings(page: Path) -> None:
 def test_readme_is_for_running_and_playing() -> None:
     text = README.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 380  # a page, not a manual: the rest lives in docs/
-    assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text), "no commit hashes"
+    assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", text), (
+        "no commit hashes"
+    )
     for block in of(README, "sh"):
         for line in block.lines():
             if block.marker != "run: setup":

@@ -1,0 +1,134 @@
+"""Memory a burst of work takes is given back: the pictures sent leave no garbage cycle behind
+(with the collector off, nothing but reference counts frees them), and a quiet bot gives back
+what it and its drawing processes hold (``bot/memory.py``; the RSS figures are measured by
+``benchmarks/bench_load.py --idle``, not here).
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bot.render import examples
+from bot.render.drawing import ProcessDrawer, ThreadDrawer
+from bot.render.renderer import Renderer
+from bot.services.inflight import InFlight
+from bot.services.memory import MemoryKeeper
+from bot.ui.messages import Pictures
+from tests.discord.conftest import make_bot
+from tests.discord_emulator import emulated_discord
+from tests.e2e.test_load_budget import quiet
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def sent_buffers_in_cycles() -> int:
+    """Buffers that hold their own ``close`` (what ``discord.File.close`` leaves behind)."""
+    return sum(
+        isinstance(o, io.BytesIO) and getattr(vars(o).get("close"), "__self__", None) is o
+        for o in gc.get_objects()
+    )
+
+
+async def test_the_pictures_sent_leave_no_reference_cycle(tmp_path: Path) -> None:
+    """A table opened and started through the real client (its table picture, the hands in the
+    DMs and replies): every picture's buffer is freed when sent, not left for the collector."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        with collector_off():
+            async with emu.running(bot):
+                await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+                await (await emu.slash(bob, channel, "rummy join")).followups(1)
+                await (await emu.slash(alice, channel, "rummy start")).followups(1)
+                await (await emu.slash(alice, channel, "rummy draw", source="stock")).answer()
+                await quiet(emu)
+                assert any(m.attachments for m in emu.dm_messages(alice)), "pictures were sent"
+                assert sent_buffers_in_cycles() == 0
+
+
+async def test_the_memory_keeper_gives_back_once_per_quiet_spell() -> None:
+    """Nothing to give back before any work, nor while work goes on (some began since the last
+    look, or is in progress); once, at the first quiet look after it; again after new work."""
+    gate, released = InFlight(), []
+
+    async def release() -> None:
+        released.append(gate.entered)
+
+    keeper = MemoryKeeper(gate, release)
+    assert not await keeper.look(), "no work yet"
+    async with gate:
+        pass
+    assert not await keeper.look(), "work began since the last look"
+    assert await keeper.look()
+    assert not await keeper.look(), "given back already"
+    async with gate:
+        assert not await keeper.look(), "work in progress"
+        assert not await keeper.look(), "still in progress"
+    assert await keeper.look(), "none began since the last look"
+    assert released == [1, 2]
+
+
+async def test_a_drawing_process_gives_memory_back_and_draws_on() -> None:
+    """The release request is answered in turn with the pictures around it, by the same
+    process, which draws the same pictures after it."""
+    renderer, drawer = Renderer(), ProcessDrawer(1)
+    try:
+        await drawer.release()  # no process yet: none is started for it
+        assert drawer.pids == []
+        first = await drawer.png(examples.hand_small())
+        (worker,) = drawer.pids
+        await drawer.release()
+        assert (
+            await drawer.png(examples.hand_small())
+            == first
+            == renderer.render(examples.hand_small())
+        )
+        assert drawer.pids == [worker]
+    finally:
+        await drawer.close()
+
+
+def test_a_quiet_renderer_forgets_the_tables_it_drew_and_draws_them_the_same() -> None:
+    """What is kept of the tables drawn lately (their bands, their big pieces) is dropped when
+    memory is given back; the card pieces stay, and the same table is drawn byte for byte."""
+    renderer = Renderer()
+    table, hand = examples.table(5), examples.hand_15()
+    drawn = renderer.render(table), renderer.render(hand)
+    tiles = renderer._tiles
+    assert renderer.bands_kept and tiles is not None and len(tiles._large)
+    renderer.forget_tables()
+    assert renderer.bands_kept == 0 and len(tiles._large) == 0 and tiles._kept
+    assert (renderer.render(table), renderer.render(hand)) == drawn
+
+
+async def test_quiet_pictures_are_forgotten_but_the_pinned_ones() -> None:
+    """The bot's pictures drawn lately are forgotten when memory is given back, but a picture
+    another message still waits for (pinned) is kept, and is not drawn again."""
+    renderer = Renderer()
+    pictures = Pictures(ThreadDrawer(renderer))
+    drawings: list[str] = []
+
+    async def paint(key: str) -> bytes:
+        drawings.append(key)
+        return renderer.render(examples.hand_small())
+
+    await pictures.png("old", lambda: paint("old"))
+    with pictures.pinned("awaited"):
+        await pictures.png("awaited", lambda: paint("awaited"))
+        pictures.forget()
+        await pictures.png("awaited", lambda: paint("awaited"))
+        await pictures.png("old", lambda: paint("old"))
+    assert drawings == ["old", "awaited", "old"]
+    await pictures.drawer.close()
