@@ -102,8 +102,10 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
 #: How many of a channel's last messages a first pass reads to find what it may have posted
 #: as a follow-up just before a crash (a follow-up carries no nonce).
 LOOKBACK = 10
-#: How many tables the catch-up of waiting DMs publishes at once (see Reconciler._catch_up).
-CATCHERS = 4
+#: How many tables the catch-up of waiting DMs publishes at once (see Reconciler._catch_up):
+#: enough to keep the pacer's queue full while each pass waits for its drawing and its call
+#: (with 4, a busy bot let through 12 of its 20 calls a second while DMs waited).
+CATCHERS = 16
 #: The buttons a round summary keeps: a message with only these is not a table message.
 SUMMARY_ACTIONS = frozenset({Action.REVIEW, Action.REPLAY})
 
@@ -296,10 +298,10 @@ class Reconciler:
 
     async def _catch_up(self) -> None:
         """Publish, a table at a time in each of :data:`CATCHERS` tasks, DMs included: first
-        the tables left behind by the limit, then those whose DMs waited. A few at a time, so
-        that what waited takes at most a few requests of the budget from the tables still
-        moving (a pass that meets the limit again postpones its table once more), and yet
-        keeps the pacer busy: a catch-up slower than the pace would let the passes of the
+        the tables left behind by the limit, then those whose DMs waited. A bounded number at a
+        time, their calls behind the tables' in the pacer (``later()``), so that what waited
+        takes little of the budget from the tables still moving (a pass that meets the limit
+        again postpones its table once more), and yet enough to keep the pacer busy: a catch-up slower than the pace would let the passes of the
         tables in play send their DMs themselves, and wait for the pacer, the table's
         messages with them."""
         assert self.limit is not None
