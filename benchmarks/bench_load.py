@@ -137,8 +137,22 @@ def start_bot(
         cwd=home,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=bot_log(home, shard).open("wb"),
     )
+
+
+def bot_log(home: Path, shard: int) -> Path:
+    return home / f"bot-{shard}.log"
+
+
+def own_acks(home: Path, shards: int) -> None:
+    """The bot's own figure of its acknowledgements (bot/ui/ack_watch.py, logged at its
+    shutdown): timed from the interaction's snowflake when the callback starts, so without
+    the emulator's own delay in reading it, which the figure above includes."""
+    for shard in range(shards):
+        for line in bot_log(home, shard).read_text(errors="replace").splitlines():
+            if "acknowledged" in line and "interaction(s)" in line:
+                print(f"bot {shard}'s own figure: {line.split('acknowledged', 1)[1].strip()}")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -595,6 +609,7 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             for bot in bots:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     await asyncio.get_running_loop().run_in_executor(None, bot.wait, 30)
+        own_acks(home, shards)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

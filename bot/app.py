@@ -32,6 +32,7 @@ from bot.services.stats import StatsService
 from bot.services.tables import Table, TableService
 from bot.storage import Store, TableRecord
 from bot.ui import errors
+from bot.ui.ack_watch import AckWatch
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.global_limit import GlobalLimit
@@ -137,6 +138,9 @@ class RummyBot(commands.Bot):
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         limit = GlobalLimit(pacer=make_pacer(settings))
+        trace = limit.trace()
+        acks = AckWatch()
+        acks.trace(trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -144,12 +148,13 @@ class RummyBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # no message events arrive to fill a message cache
             # every bot-token call is paced and every global 429 felt (bot/ui/pacer.py and
-            # bot/ui/global_limit.py)
-            http_trace=limit.trace(),
+            # bot/ui/global_limit.py), every acknowledgement timed (bot/ui/ack_watch.py)
+            http_trace=trace,
             **self._client_options(settings),
         )
         self.settings = settings
         self.store = store
+        self.acks = acks
         self.inflight = InFlight()
         self.force_sync = force_sync
         self.restore_tables = restore_tables
@@ -322,6 +327,7 @@ class RummyBot(commands.Bot):
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
+            log.info("%s", self.acks.summary())
             await self.drawer.close()
             await self.replay_drawer.close()
             if not self._store_closed:

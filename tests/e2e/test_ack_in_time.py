@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.ui.ack_watch import DISCORD_LIMIT
 from rummy_engine import Phase
 from tests.e2e.test_load_budget import interaction_calls, quiet, two_player_table
 
@@ -47,3 +48,31 @@ async def test_a_move_reaching_a_lagging_bot_is_acknowledged_before_its_work(
         assert interaction_calls(emu, since)[:2] == ["POST callback", "POST followup"]
         assert all(r.status < 400 for r in emu.requests[since:]), emu.requests[since:]
         assert (await bot.tables.load(table.table_id)).require_game().phase is Phase.PLAY
+
+
+async def test_the_bot_times_each_acknowledgement_and_warns_when_it_is_late(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's own figure (bot/ui/ack_watch.py): every callback is timed from the moment
+    Discord made the interaction; one that leaves little of the 3 s is a warning."""
+    async with two_player_table(tmp_path) as table:
+        emu, bot = table.emu, table.bot
+        seen = bot.acks.count
+        game = (await bot.tables.load(table.table_id)).require_game()
+        handle = await emu.slash(
+            table.users[game.current], table.channel, "rummy draw", source="stock"
+        )
+        await handle.answer()
+        assert bot.acks.count == seen + 1
+        assert 0 <= bot.acks.slowest < 1.0, bot.acks.slowest
+        assert not [r for r in caplog.records if r.name == "bot.ui.ack_watch"]
+
+        handle = await emu.slash(table.users[game.current], table.channel, "rummy hand")
+        time.sleep(2.3)  # the bot reads the interaction this late: acknowledged at once after
+        await handle.answer()
+        assert bot.acks.count == seen + 2
+        assert 2.3 <= bot.acks.slowest < DISCORD_LIMIT, bot.acks.slowest
+        assert bot.acks.late == 0
+        [warning] = [r for r in caplog.records if r.name == "bot.ui.ack_watch"]
+        assert warning.levelname == "WARNING" and "overloaded" in warning.getMessage()
+        assert "2 after 3 s" not in bot.acks.summary() and "0 after 3 s" in bot.acks.summary()
