@@ -126,6 +126,8 @@ def start_bot(
     env = process_env(emu.http_base, emu.gateway_url, emu.token, db, home)
     env |= dict(setting.split("=", 1) for setting in extra_env)
     env["RUMMY_COMPUTER_DELAY_SECONDS"] = "0"  # only the --replays table has computers
+    # No turn times out in the window, nor in an --idle period (5 minutes by default).
+    env["RUMMY_TURN_TIMER_MINUTES"] = "30"
     if args.requests_per_second is not None:
         env["RUMMY_REQUESTS_PER_SECOND"] = str(args.requests_per_second)
     if shards > 1:

@@ -36,6 +36,7 @@ from bot.ui.ack_watch import AckWatch
 from bot.ui.commands import CatalogueTranslator
 from bot.ui.context import UiContext
 from bot.ui.global_limit import GlobalLimit
+from bot.ui.loop_lag import LoopLag
 from bot.ui.pacer import make_pacer
 from bot.ui.reconciler import Reconciler
 from bot.ui.seasons import StandingsPoster
@@ -155,6 +156,7 @@ class RummyBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.acks = acks
+        self.lag = LoopLag()
         self.inflight = InFlight()
         self.force_sync = force_sync
         self.restore_tables = restore_tables
@@ -198,6 +200,7 @@ class RummyBot(commands.Bot):
             self.autoplay,
             self.seasons,
             self.replay_drawer,
+            self.lag,
         )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
 
@@ -235,6 +238,7 @@ class RummyBot(commands.Bot):
         if self.restore_tables:
             await self.restore_active_tables()
         self.autoplay.start()
+        self.lag.start()
         # Seasons that ended while the bot was down are announced now, once.
         self.seasons.start()
         self.memory.start()
@@ -319,6 +323,7 @@ class RummyBot(commands.Bot):
         async with self._shutdown_lock:
             self.inflight.close()
             await self.memory.stop()
+            await self.lag.stop()
             await self.autoplay.close()
             await self.seasons.close()
             await self.reconciler.close()

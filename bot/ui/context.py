@@ -13,6 +13,7 @@ from bot.services.stats import StatsService
 from bot.services.tables import Played, Table, TableService
 from bot.storage import Store
 from bot.text import normalise
+from bot.ui.loop_lag import LoopLag
 from bot.ui.reconciler import Reconciler
 
 
@@ -28,6 +29,8 @@ class UiContext:
     seasons: SeasonService
     #: Where replays are drawn (apart from the table pictures); None: with the pictures.
     replay_drawer: Drawer | None = None
+    #: How far behind the event loop is (None: not watched, answers as when it is not).
+    lag: LoopLag | None = None
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

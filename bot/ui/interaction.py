@@ -66,16 +66,18 @@ async def _answering(interaction: discord.Interaction) -> AsyncIterator[None]:
         yield
 
 
-async def defer_unless_answered(interaction: discord.Interaction) -> None:
+async def defer_unless_answered(
+    interaction: discord.Interaction, *, lagging: bool = False
+) -> None:
     """Defer privately if no answer is sent within :data:`ANSWER_WITHIN` of the interaction's
     creation (a busy bot, a slow database); a handler then answers in one call.
 
-    An interaction that reaches its handler :data:`LAGGING` old says the event loop is behind:
-    a timer armed now would fire behind that same backlog, maybe after Discord's 3 seconds,
-    so it is acknowledged at once instead (one more interaction call, outside the bot-token
-    budget)."""
+    An interaction that reaches its handler :data:`LAGGING` old, or while the event loop is
+    seen behind (``lagging``, bot/ui/loop_lag.py), would meet a timer armed now behind that
+    same backlog, maybe after Discord's 3 seconds: it is acknowledged at once instead (one
+    more interaction call, outside the bot-token budget)."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    if age >= LAGGING:
+    if lagging or age >= LAGGING:
         await defer_private(interaction)
         return
     delay = min(ANSWER_WITHIN, max(0.0, ANSWER_WITHIN - age))

@@ -64,7 +64,9 @@ class PlayHandlers:
         if in_panel or on_table_message(interaction):
             await defer_update(interaction)
         else:
-            await defer_unless_answered(interaction)
+            await defer_unless_answered(
+                interaction, lagging=self.ui.lag is not None and self.ui.lag.behind()
+            )
         tid = await self.ui.table_id(interaction, table_id)
         try:
             played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)

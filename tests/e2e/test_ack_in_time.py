@@ -8,6 +8,7 @@ reads the interaction and again inside the move's handling.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -76,3 +77,32 @@ async def test_the_bot_times_each_acknowledgement_and_warns_when_it_is_late(
         [warning] = [r for r in caplog.records if r.name == "bot.ui.ack_watch"]
         assert warning.levelname == "WARNING" and "overloaded" in warning.getMessage()
         assert "2 after 3 s" not in bot.acks.summary() and "0 after 3 s" in bot.acks.summary()
+
+
+async def test_a_move_reaching_the_bot_while_its_loop_lags_is_acknowledged_before_its_work(
+    tmp_path: Path,
+) -> None:
+    """A fresh interaction, but the bot's event loop was seen behind a moment before: the move
+    is deferred at once, not by a timer that would wait behind the same backlog. With the loop
+    on time, the same move is answered in one call."""
+    async with two_player_table(tmp_path) as table:
+        emu, bot = table.emu, table.bot
+        answered_in = []
+        for lagging in (False, True):
+            while (await table.move())[0] != "discard":
+                pass  # each case starts a turn with a draw
+            await quiet(emu)
+            if lagging:
+                time.sleep(LOOP_BEHIND_S / 4)  # the loop stops a moment, under LAGGING
+                await asyncio.sleep(0.15)  # the bot's ticker comes late, then on time
+                assert bot.lag.behind()
+            else:
+                assert not bot.lag.behind(), bot.lag.last
+            since = len(emu.requests)
+            kind, _ = await table.move()
+            assert kind == "draw"
+            await quiet(emu)
+            calls = interaction_calls(emu, since)
+            answered_in.append(calls[: calls.index("POST callback") + 2])
+        assert answered_in[0][-1] != "POST followup", answered_in
+        assert answered_in[1][-1] == "POST followup", answered_in
