@@ -33,8 +33,10 @@ EPHEMERAL = discord.MessageFlags(ephemeral=True)
 
 
 #: A move's answer not sent by then (seconds after Discord created the interaction) is
-#: deferred: well within Discord's 3 seconds, with room for a slow network.
-ANSWER_WITHIN = 1.5
+#: deferred: well within Discord's 3 seconds, with room for a slow network and a busy loop
+#: (at 1.5 s, under 300 saturating tables, the slowest acknowledgement reached Discord's
+#: emulator 2.8-3.1 s after the interaction: the timer fires behind the loop's backlog).
+ANSWER_WITHIN = 1.0
 #: An interaction this old (seconds) when its handler starts means the event loop is behind.
 LAGGING = 0.5
 _LOCK = "answer-lock"
