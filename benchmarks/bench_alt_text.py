@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render import examples
-from bot.render.renderer import Scene
+from bot.render.scene import Scene
 from bot.services import alt_text
 
 SCENES: dict[str, Callable[[], Scene]] = {

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.render import Renderer
-from bot.render.chart import ChartScene, ChartSeries
+from bot.render.scene import ChartScene, ChartSeries
 
 BUDGET_MS = 20.0
 MAX_BYTES = 30 * 1024

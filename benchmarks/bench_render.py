@@ -27,7 +27,7 @@ from PIL import Image
 
 from bot.render import Renderer, TableScene, examples
 from bot.render.encode import mapped, palette_png, to_png
-from bot.render.renderer import Scene
+from bot.render.scene import Scene
 
 BUDGET_MS = {"hand_15": 10.0, "table_20": 30.0}
 MAX_BYTES = 150 * 1024

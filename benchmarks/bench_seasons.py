@@ -32,7 +32,8 @@ from pathlib import Path
 # Allow running as a plain script from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.render.standings import StandingLine, standings_png
+from bot.render.scene import StandingLine
+from bot.render.standings import standings_png
 from bot.services.seasons import SeasonService
 from bot.storage import SqliteStore
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord

@@ -156,8 +156,8 @@ class RummyBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.acks = acks
-        self.lag = LoopLag()
         self.inflight = InFlight()
+        self.lag = LoopLag()
         self.force_sync = force_sync
         self.restore_tables = restore_tables
         self.extension_names = extensions
@@ -238,7 +238,6 @@ class RummyBot(commands.Bot):
         if self.restore_tables:
             await self.restore_active_tables()
         self.autoplay.start()
-        self.lag.start()
         # Seasons that ended while the bot was down are announced now, once.
         self.seasons.start()
         self.memory.start()
@@ -323,7 +322,6 @@ class RummyBot(commands.Bot):
         async with self._shutdown_lock:
             self.inflight.close()
             await self.memory.stop()
-            await self.lag.stop()
             await self.autoplay.close()
             await self.seasons.close()
             await self.reconciler.close()
@@ -332,7 +330,7 @@ class RummyBot(commands.Bot):
                 if not await self.inflight.wait_idle(SHUTDOWN_GRACE_SECONDS):
                     log.warning("Shutting down with %d move(s) unfinished", self.inflight.active)
             await super().close()
-            log.info("%s", self.acks.summary())
+            self.acks.log_summary()
             await self.drawer.close()
             await self.replay_drawer.close()
             if not self._store_closed:

@@ -12,8 +12,8 @@ first use by :func:`default_renderer` (an ``lru_cache`` on a factory with no arg
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from .renderer import Renderer
 from .scene import (
     HAND_LABELS,
     ROUND_END_LABELS,
@@ -27,6 +27,9 @@ from .scene import (
     TableScene,
     labels_from,
 )
+
+if TYPE_CHECKING:
+    from .renderer import Renderer
 
 __all__ = [
     "HAND_LABELS",
@@ -48,9 +51,21 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> object:
+    """``bot.render.Renderer``, imported on first use: a process that only builds scenes (the
+    bot's, whose pictures are drawn in its drawing processes) never loads Pillow."""
+    if name == "Renderer":
+        from .renderer import Renderer
+
+        return Renderer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 @functools.lru_cache(maxsize=1)
 def default_renderer() -> Renderer:
     """The shared renderer (fonts and card sprites are built once per process)."""
+    from .renderer import Renderer
+
     return Renderer()
 
 

@@ -16,14 +16,14 @@ full, so its end label is its marker and its value, and the plot keeps its width
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import Fonts
 from .paint import fit, fit_size, text_width
-from .scene import CHART_LABELS
+from .scene import CHART_LABELS, ChartScene, ChartSeries
 from .theme import BLACK, FELT, FELT_DARK, FELT_LINE, GOLD, RGB, TEXT, TEXT_DIM, team_colour
 
 WIDTH = 640
@@ -49,37 +49,6 @@ MARKED_POINTS = 16
 #: name is left to the legend.
 EARLY_W = 2 * MARK_R + 8
 SHAPES = ("circle", "square", "triangle", "diamond", "down", "hexagon")
-
-
-@dataclass(frozen=True)
-class ChartSeries:
-    """One line: a side (or a variant, for a rating), its values, and its team colour."""
-
-    name: str
-    values: tuple[int, ...]
-    colour_index: int
-    #: The x of its first value, when not the scene's ``x_start`` (the latest 50 of a
-    #: player's 80 rated games start at game 31).
-    start: int | None = None
-
-    def first_x(self, default: int) -> int:
-        return default if self.start is None else self.start
-
-    def last_x(self, default: int) -> int:
-        return self.first_x(default) + max(1, len(self.values)) - 1
-
-
-@dataclass(frozen=True)
-class ChartScene:
-    """A line chart. ``values[i]`` of every series is drawn at x = ``x_start + i`` (a score
-    chart starts at round 0 with 0 points, a rating chart at the first rated game).
-    ``limit`` draws the game's limit as a dashed gold line."""
-
-    title: str
-    series: tuple[ChartSeries, ...]
-    x_start: int = 0
-    limit: int | None = None
-    labels: Mapping[str, str] = field(default_factory=lambda: CHART_LABELS)
 
 
 def label_of(scene: ChartScene, key: str, **params: object) -> str:

@@ -20,11 +20,13 @@ import itertools
 import pickle
 import sys
 from collections import deque
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from .renderer import Renderer, Scene
-from .replay import ReplayScene
+from .scene import ReplayScene, Scene
 from .worker import HEADER, OK, RELEASE, write_frame
+
+if TYPE_CHECKING:
+    from .renderer import Renderer
 
 #: How long a drawing process may take to leave once told to.
 STOP_SECONDS = 5.0
@@ -47,14 +49,18 @@ def make_drawer(processes: int, *, niceness: int = 0) -> Drawer:
     """Worker processes when ``processes`` > 0 (``niceness`` added to their niceness), else the
     renderer's worker threads."""
     return (
-        ProcessDrawer(processes, niceness=niceness) if processes > 0 else ThreadDrawer(Renderer())
+        ProcessDrawer(processes, niceness=niceness) if processes > 0 else ThreadDrawer()
     )
 
 
 class ThreadDrawer:
     """Draws in the renderer's worker threads, in this process."""
 
-    def __init__(self, renderer: Renderer) -> None:
+    def __init__(self, renderer: Renderer | None = None) -> None:
+        if renderer is None:
+            from .renderer import Renderer  # Pillow only where the pictures are drawn
+
+            renderer = Renderer()
         self.renderer = renderer
 
     async def png(self, scene: Scene) -> bytes:

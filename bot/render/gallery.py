@@ -44,7 +44,8 @@ from rummy_engine import (
 from rummy_engine.ai import Strength
 from rummy_engine.strategy import choose_action
 
-from .renderer import Renderer, Scene
+from .renderer import Renderer
+from .scene import Scene
 
 FOUR = ("Alice", "Bob", "Chloé", "Dan")
 #: Display names as long as Discord allows (32 characters), wide letters included.

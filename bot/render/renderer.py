@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 from . import examples
-from .chart import ChartScene, render_chart_image
+from .chart import render_chart_image
 from .encode import (
     COMPRESS_LEVEL,
     PALETTE_COLOURS,
@@ -37,9 +37,9 @@ from .encode import (
 from .fonts import Fonts
 from .hand import render_hand_image, render_hand_indexed
 from .indexed import Tiles, kept_rows
-from .replay import Bodies, ReplayScene, captioned, gif_of, padded
+from .replay import Bodies, captioned, gif_of, padded
 from .round_end import render_round_end_image
-from .scene import HandScene, RoundEndScene, TableScene
+from .scene import ChartScene, HandScene, ReplayScene, RoundEndScene, Scene, TableScene
 from .sprites import CardSprites
 from .table import (
     HeaderPart,
@@ -49,8 +49,6 @@ from .table import (
     render_melds_band,
     render_table_image,
 )
-
-Scene = HandScene | TableScene | RoundEndScene | ReplayScene | ChartScene
 
 
 class Renderer:

@@ -15,16 +15,13 @@ Why GIF: Discord animates GIF attachments, not APNG, and WebP only partly. Why t
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 
 from PIL import Image, ImageDraw
 
 from .encode import PALETTE_COLOURS, mapped
 from .fonts import Fonts
 from .round_end import render_round_end_image
-from .scene import RoundEndScene, TableScene
+from .scene import ReplayFrame, RoundEndScene, TableScene
 from .sprites import CardSprites
 from .table import (
     HeaderPart,
@@ -41,32 +38,6 @@ CAPTION_PX = 19
 CAPTION_MARGIN = 14
 #: The palette index left free for "unchanged" (the shipped palette uses the first 128).
 TRANSPARENT = 255
-
-
-@dataclass(frozen=True)
-class ReplayFrame:
-    """One moment: a caption (at most two lines are drawn) over a table or a round's end."""
-
-    caption: str
-    scene: TableScene | RoundEndScene
-    duration_ms: int
-
-
-@dataclass(frozen=True)
-class ReplayScene:
-    """The frames of a replay, in order. ``still`` asks for the first frame alone as a PNG
-    (the step-through shows one moment at a time)."""
-
-    frames: tuple[ReplayFrame, ...]
-    still: bool = False
-    labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-
-    def portable(self) -> ReplayScene:
-        """The scene as it can be pickled for a drawing process (labels are mapping proxies)."""
-        frames = tuple(
-            replace(f, scene=replace(f.scene, labels=dict(f.scene.labels))) for f in self.frames
-        )
-        return replace(self, frames=frames, labels=dict(self.labels))
 
 
 class Bodies:

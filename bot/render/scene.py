@@ -14,7 +14,7 @@ are ``str.format`` templates; the placeholders each key receives are listed next
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from rummy_engine.cards import Card
@@ -189,3 +189,75 @@ class RoundEndScene:
     note: str = ""
     four_colour: bool = False
     labels: Mapping[str, str] = field(default_factory=lambda: ROUND_END_LABELS)
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One line: a side (or a variant, for a rating), its values, and its team colour."""
+
+    name: str
+    values: tuple[int, ...]
+    colour_index: int
+    #: The x of its first value, when not the scene's ``x_start`` (the latest 50 of a
+    #: player's 80 rated games start at game 31).
+    start: int | None = None
+
+    def first_x(self, default: int) -> int:
+        return default if self.start is None else self.start
+
+    def last_x(self, default: int) -> int:
+        return self.first_x(default) + max(1, len(self.values)) - 1
+
+
+@dataclass(frozen=True)
+class ChartScene:
+    """A line chart. ``values[i]`` of every series is drawn at x = ``x_start + i`` (a score
+    chart starts at round 0 with 0 points, a rating chart at the first rated game).
+    ``limit`` draws the game's limit as a dashed gold line."""
+
+    title: str
+    series: tuple[ChartSeries, ...]
+    x_start: int = 0
+    limit: int | None = None
+    labels: Mapping[str, str] = field(default_factory=lambda: CHART_LABELS)
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """One moment: a caption (at most two lines are drawn) over a table or a round's end."""
+
+    caption: str
+    scene: TableScene | RoundEndScene
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class ReplayScene:
+    """The frames of a replay, in order. ``still`` asks for the first frame alone as a PNG
+    (the step-through shows one moment at a time)."""
+
+    frames: tuple[ReplayFrame, ...]
+    still: bool = False
+    labels: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def portable(self) -> ReplayScene:
+        """The scene as it can be pickled for a drawing process (labels are mapping proxies)."""
+        frames = tuple(
+            replace(f, scene=replace(f.scene, labels=dict(f.scene.labels))) for f in self.frames
+        )
+        return replace(self, frames=frames, labels=dict(self.labels))
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One drawn line, already worded: rank, name, rating (with its ``?``), games, wins."""
+
+    rank: int
+    name: str
+    rating: str
+    games: int
+    wins: int
+
+
+#: Whatever a drawer draws.
+Scene = HandScene | TableScene | RoundEndScene | ReplayScene | ChartScene

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import Fonts
 from .paint import fit, text_width
+from .scene import StandingLine
 from .theme import FELT, FELT_DARK, FELT_LINE, GOLD, RGB, TEXT, TEXT_DIM
 
 WIDTH = 640
@@ -36,17 +36,6 @@ def fonts() -> Fonts:
     """Loaded at the first picture, not at import: an install that lost its font must still
     start far enough for ``doctor`` to say so."""
     return Fonts()
-
-
-@dataclass(frozen=True)
-class StandingLine:
-    """One drawn line, already worded: rank, name, rating (with its ``?``), games, wins."""
-
-    rank: int
-    name: str
-    rating: str
-    games: int
-    wins: int
 
 
 def standings_png(

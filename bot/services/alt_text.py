@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot import render
 from bot.render.layout import order_hand
-from bot.render.renderer import Scene
+from bot.render.scene import Scene
 from bot.text import t
 from bot.text.safe import ELLIPSIS
 from rummy_engine import Card, format_cards

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.render.chart import ChartScene, ChartSeries
+from bot.render.scene import ChartScene, ChartSeries
 from bot.services import presenter
 from bot.services.tables import Table
 from bot.storage import Store

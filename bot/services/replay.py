@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import render
-from bot.render.replay import ReplayFrame, ReplayScene
+from bot.render.scene import ReplayFrame, ReplayScene
 from bot.services import presenter, scenes
 from bot.services.refusal import Refusal
 from bot.services.tables import Table

@@ -60,6 +60,11 @@ def public_locale_of(interaction: discord.Interaction) -> str:
     return locale_of(interaction)
 
 
+def age_of(interaction: discord.Interaction) -> float:
+    """Seconds since Discord made the interaction."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
 @contextlib.asynccontextmanager
 async def _answering(interaction: discord.Interaction) -> AsyncIterator[None]:
     """One first answer at a time (the handler's and a late deferral)."""
@@ -78,7 +83,7 @@ async def defer_unless_answered(
     seen behind (``lagging``, bot/ui/loop_lag.py), would meet a timer armed now behind that
     same backlog, maybe after Discord's 3 seconds: it is acknowledged at once instead (one
     more interaction call, outside the bot-token budget)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    age = age_of(interaction)
     if lagging or age >= LAGGING:
         await defer_private(interaction)
         return

@@ -25,7 +25,7 @@ import discord
 import orjson
 
 from bot.render.drawing import Drawer
-from bot.render.renderer import Scene
+from bot.render.scene import Scene
 from bot.services import alt_text, presenter
 from bot.services.autoplay import LOBBY_IDLE_KIND
 from bot.services.tables import Table

@@ -19,6 +19,7 @@ from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.ui.context import UiContext
 from bot.ui.interaction import (
+    age_of,
     defer_private,
     defer_unless_answered,
     defer_update,
@@ -64,9 +65,10 @@ class PlayHandlers:
         if in_panel or on_table_message(interaction):
             await defer_update(interaction)
         else:
-            await defer_unless_answered(
-                interaction, lagging=self.ui.lag is not None and self.ui.lag.behind()
-            )
+            lag = self.ui.lag
+            if lag is not None:
+                lag.saw(age_of(interaction))
+            await defer_unless_answered(interaction, lagging=lag is not None and lag.behind())
         tid = await self.ui.table_id(interaction, table_id)
         try:
             played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)

@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import discord
 
-from bot.render.replay import ReplayScene
+from bot.render.scene import ReplayScene
 from bot.services import replay as replays
 from bot.services.actions import Action
 from bot.services.refusal import Refusal

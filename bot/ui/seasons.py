@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 
-from bot.render.standings import StandingLine, standings_png
+from bot.render.scene import StandingLine
 from bot.services.refusal import Refusal
 from bot.services.seasons import DAY_LENGTHS, MONTH, SeasonService
 from bot.services.stats import LeaderboardEntry, LeaderboardPage, StatsService, check_sort
@@ -312,6 +312,8 @@ class StandingsPoster:
             return
         locale = normalise(await self.store.get_guild_setting(season.guild_id, GUILD_LOCALE))
         start, end = dates(season)
+        from bot.render.standings import standings_png  # Pillow, once a season ends
+
         png = await asyncio.to_thread(
             standings_png,
             t("seasons.standings_title", locale),

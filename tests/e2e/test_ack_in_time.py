@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.ui.ack_watch import DISCORD_LIMIT
+from bot.ui.loop_lag import REMEMBERED
 from rummy_engine import Phase
 from tests.e2e.test_load_budget import interaction_calls, quiet, two_player_table
 
@@ -76,15 +77,14 @@ async def test_the_bot_times_each_acknowledgement_and_warns_when_it_is_late(
         assert bot.acks.late == 0
         [warning] = [r for r in caplog.records if r.name == "bot.ui.ack_watch"]
         assert warning.levelname == "WARNING" and "overloaded" in warning.getMessage()
-        assert "2 after 3 s" not in bot.acks.summary() and "0 after 3 s" in bot.acks.summary()
 
 
 async def test_a_move_reaching_the_bot_while_its_loop_lags_is_acknowledged_before_its_work(
     tmp_path: Path,
 ) -> None:
-    """A fresh interaction, but the bot's event loop was seen behind a moment before: the move
-    is deferred at once, not by a timer that would wait behind the same backlog. With the loop
-    on time, the same move is answered in one call."""
+    """A move that reaches its handler late, if well under the age that says so by itself
+    (LAGGING), shows the loop behind: it is deferred at once, not by a timer that would wait
+    behind the same backlog. On time, the same move is answered in one call."""
     async with two_player_table(tmp_path) as table:
         emu, bot = table.emu, table.bot
         answered_in = []
@@ -92,15 +92,15 @@ async def test_a_move_reaching_the_bot_while_its_loop_lags_is_acknowledged_befor
             while (await table.move())[0] != "discard":
                 pass  # each case starts a turn with a draw
             await quiet(emu)
-            if lagging:
-                time.sleep(LOOP_BEHIND_S / 4)  # the loop stops a moment, under LAGGING
-                await asyncio.sleep(0.15)  # the bot's ticker comes late, then on time
-                assert bot.lag.behind()
-            else:
-                assert not bot.lag.behind(), bot.lag.last
+            await asyncio.sleep(REMEMBERED)  # what the last moves showed is forgotten
+            game = (await bot.tables.load(table.table_id)).require_game()
             since = len(emu.requests)
-            kind, _ = await table.move()
-            assert kind == "draw"
+            mover = table.users[game.current]
+            handle = await emu.slash(mover, table.channel, "rummy draw", source="stock")
+            if lagging:
+                time.sleep(LOOP_BEHIND_S / 4)  # the loop stops a moment: the move comes late
+            await handle.answer()
+            assert bot.lag.behind() is lagging, bot.lag.last
             await quiet(emu)
             calls = interaction_calls(emu, since)
             answered_in.append(calls[: calls.index("POST callback") + 2])

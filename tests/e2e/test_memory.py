@@ -6,8 +6,11 @@ what it and its drawing processes hold (``bot/memory.py``; the RSS figures are m
 
 from __future__ import annotations
 
+import ast
 import gc
 import io
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -132,3 +135,18 @@ async def test_quiet_pictures_are_forgotten_but_the_pinned_ones() -> None:
         await pictures.png("old", lambda: paint("old"))
     assert drawings == ["old", "awaited", "old"]
     await pictures.drawer.close()
+
+
+def test_the_bots_own_process_does_not_load_pillow() -> None:
+    """Its pictures are drawn in its drawing processes: Pillow and the renderer there, not in
+    the process that holds every table (about 5 MB of its memory; a season's standings, drawn
+    once when it ends, load it then)."""
+    probe = (
+        "import importlib, pkgutil, sys; import bot.cli, bot.app, cogs\n"
+        "for m in pkgutil.iter_modules(cogs.__path__): importlib.import_module('cogs.' + m.name)\n"
+        "print(sorted(m for m in sys.modules if m == 'PIL' or m.startswith(('PIL.', 'bot.render.'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = ast.literal_eval(done.stdout.strip())
+    assert "PIL" not in loaded and "bot.render.renderer" not in loaded, loaded
+    assert "bot.render.scene" in loaded, "the scenes are built in the bot's process"

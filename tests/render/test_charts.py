@@ -18,14 +18,13 @@ from bot.render.chart import (
     MARGIN,
     TICK_PX,
     WIDTH,
-    ChartScene,
-    ChartSeries,
     EndLabel,
     end_labels,
     spread,
 )
 from bot.render.drawing import ProcessDrawer
 from bot.render.encode import mapped
+from bot.render.scene import ChartScene, ChartSeries
 from bot.render.theme import GOLD, team_colour
 from bot.services.charts import ALT_LIMIT, alt_text, rating_chart
 from bot.storage.base import RatingChange

@@ -20,9 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.render import gallery
-from bot.render.chart import ChartScene
-from bot.render.replay import ReplayScene
-from bot.render.scene import RoundEndScene, TableScene
+from bot.render.scene import ChartScene, ReplayScene, RoundEndScene, TableScene
 from rummy_engine import Rules, Variant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -46,12 +46,12 @@ from bot.render.fonts import FONT_PATH
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
 from bot.render.indexed import kept_rows
 from bot.render.layout import layout_hand, order_hand, row_breaks, shown_width
-from bot.render.renderer import Scene
 from bot.render.scene import (
     HAND_LABELS,
     ROUND_END_LABELS,
     TABLE_LABELS,
     RoundEndScene,
+    Scene,
     SeatInfo,
     labels_from,
 )

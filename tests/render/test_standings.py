@@ -8,11 +8,11 @@ import io
 from PIL import Image
 
 from bot.render.paint import text_width
+from bot.render.scene import StandingLine
 from bot.render.standings import (
     LINE_PX,
     SUB_PX,
     WIDTH,
-    StandingLine,
     _column_ends,
     fonts,
     standings_png,
