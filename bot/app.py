@@ -156,7 +156,7 @@ class RummyBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.acks = acks
-        self.inflight = InFlight()
+        self.inflight = InFlight(on_enter=lambda: self.memory.poke())
         self.lag = LoopLag()
         self.force_sync = force_sync
         self.restore_tables = restore_tables

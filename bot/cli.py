@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-import asyncpg
-
 from bot.config import (
     ConfigError,
     Settings,
@@ -42,6 +40,7 @@ from bot.storage import (
     StorageError,
     Store,
     describe_target,
+    driver_errors,
     is_postgres_url,
     make_store,
 )
@@ -49,6 +48,8 @@ from bot.storage.pg_migrations import get_schema_version
 from bot.text import DEFAULT_LOCALE, t
 
 if TYPE_CHECKING:
+    import asyncpg
+
     from bot.app import RummyBot
 
 T = TypeVar("T")
@@ -226,7 +227,7 @@ async def _open_store(store: Store) -> None:
     contacting Discord; setup_hook's open() is then a no-op."""
     try:
         await store.open()
-    except (sqlite3.Error, OSError, asyncpg.PostgresError) as error:
+    except driver_errors() as error:
         raise StorageError(str(error)) from error
 
 
@@ -260,7 +261,7 @@ def migrate(settings: Settings, *, out: TextIO) -> int:
     try:
         before = asyncio.run(read_schema_version(target))
         after = asyncio.run(_open_and_report(target))
-    except (StorageError, sqlite3.Error, OSError, asyncpg.PostgresError) as error:
+    except driver_errors(StorageError) as error:
         print(t("cli.database_error", path=_named(settings), error=error), file=sys.stderr)
         return EXIT_PROBLEM
     if before == after:
@@ -287,6 +288,8 @@ async def _open_and_report(target: str | Path) -> int:
 async def read_schema_version(target: str | Path) -> int:
     """The schema version of *target* without changing it (0 for a new database)."""
     if isinstance(target, str):
+        import asyncpg
+
         try:
             conn = await asyncpg.connect(target)
         except (OSError, asyncpg.PostgresError) as error:
@@ -316,7 +319,7 @@ def copy_db(source: str | Path, target: str | Path, *, out: TextIO) -> int:
     except CopyRefused as refused:
         print(t(refused.key, DEFAULT_LOCALE, **refused.params), file=sys.stderr)
         return EXIT_PROBLEM
-    except (StorageError, sqlite3.Error, OSError, asyncpg.PostgresError) as error:
+    except driver_errors(StorageError) as error:
         print(t("cli.copy.error", error=error, **names), file=sys.stderr)
         return EXIT_PROBLEM
     for count in result.counts:
@@ -455,6 +458,8 @@ class PostgresProbe:
 
 
 async def _probe_postgres(url: str) -> PostgresProbe:
+    import asyncpg
+
     conn = await asyncpg.connect(url, timeout=10)
     try:
         server = server_version(conn)
@@ -490,6 +495,8 @@ def server_version(conn: asyncpg.Connection) -> str:
 
 
 def _check_postgres(url: str, report: Report) -> None:
+    import asyncpg
+
     report.add("note", t("doctor.db.url", url=describe_target(url)))
     try:
         found = asyncio.run(_probe_postgres(url))

@@ -7,6 +7,7 @@ asked for it, so one counter sees all of it; the Discord layer only closes the g
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from types import TracebackType
 
 from bot.services.refusal import Refusal
@@ -21,9 +22,11 @@ class ShuttingDown(Refusal):
 
 class InFlight:
     """``async with gate:`` around one piece of work; after :meth:`close`, entering raises
-    :class:`ShuttingDown`, while work already inside continues."""
+    :class:`ShuttingDown`, while work already inside continues. ``on_enter`` hears of each
+    piece as it begins (the memory keeper: its look is armed by work, not by a clock)."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_enter: Callable[[], object] = lambda: None) -> None:
+        self._on_enter = on_enter
         self._count = 0
         self._entered = 0
         self._closed = False
@@ -64,6 +67,7 @@ class InFlight:
         self._count += 1
         self._entered += 1
         self._idle.clear()
+        self._on_enter()
         return self
 
     async def __aexit__(

@@ -10,6 +10,8 @@ or discord.
 
 from __future__ import annotations
 
+import sqlite3
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -80,6 +82,15 @@ class Shards:
 
 class StorageError(Exception):
     """Base class for storage failures callers may want to handle."""
+
+
+def driver_errors(*also: type[Exception]) -> tuple[type[Exception], ...]:
+    """*also*, ``OSError`` and what the database drivers raise: SQLite's, and asyncpg's once
+    it is loaded (it is imported only where PostgreSQL is used, so before that none of its
+    errors can be raised)."""
+    asyncpg = sys.modules.get("asyncpg")
+    drivers = (sqlite3.Error,) if asyncpg is None else (sqlite3.Error, asyncpg.PostgresError)
+    return (*also, OSError, *drivers)
 
 
 class StaleVersion(StorageError):

@@ -15,11 +15,12 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
-
-import asyncpg
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage.base import is_postgres_url
+
+if TYPE_CHECKING:
+    import asyncpg
 
 Row = tuple[Any, ...]
 #: Rows moved per round trip.
@@ -173,6 +174,8 @@ class PostgresRows:
 async def open_rows(target: str | Path) -> AsyncIterator[TableRows]:
     """Row access to *target* in one transaction, committed when the block ends normally."""
     if isinstance(target, str) and is_postgres_url(target):
+        import asyncpg
+
         conn = await asyncpg.connect(target)
         try:
             async with conn.transaction():

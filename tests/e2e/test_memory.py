@@ -7,11 +7,12 @@ what it and its drawing processes hold (``bot/memory.py``; the RSS figures are m
 from __future__ import annotations
 
 import ast
+import asyncio
 import gc
 import io
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,6 +84,34 @@ async def test_the_memory_keeper_gives_back_once_per_quiet_spell() -> None:
     assert released == [1, 2]
 
 
+async def test_the_memory_keeper_looks_only_after_work_until_it_gave_back() -> None:
+    """No look is armed while nothing was done (an idle bot keeps no timer of its own); work
+    arms one, which gives back once the work is a quiet spell old and then stops; new work
+    arms it again."""
+    released: list[int] = []
+    gate = InFlight(on_enter=lambda: keeper.poke())
+
+    async def release() -> None:
+        released.append(gate.entered)
+
+    keeper = MemoryKeeper(gate, release, quiet=0.02)
+    keeper.start()
+    assert not keeper.looking, "nothing done yet"
+    for pieces in (1, 2):
+        async with gate:
+            assert keeper.looking
+        await asyncio.wait_for(_until(lambda: not keeper.looking), 5)
+        assert released == list(range(1, pieces + 1))
+    await keeper.stop()
+    async with gate:
+        assert not keeper.looking, "stopped: work arms nothing"
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    while not done():
+        await asyncio.sleep(0.01)
+
+
 async def test_a_drawing_process_gives_memory_back_and_draws_on() -> None:
     """The release request is answered in turn with the pictures around it, by the same
     process, which draws the same pictures after it."""
@@ -137,16 +166,26 @@ async def test_quiet_pictures_are_forgotten_but_the_pinned_ones() -> None:
     await pictures.drawer.close()
 
 
-def test_the_bots_own_process_does_not_load_pillow() -> None:
+def test_the_bots_own_process_loads_neither_pillow_nor_asyncpg() -> None:
     """Its pictures are drawn in its drawing processes: Pillow and the renderer there, not in
     the process that holds every table (about 5 MB of its memory; a season's standings, drawn
-    once when it ends, load it then)."""
+    once when it ends, load it then). On SQLite, asyncpg (4 MB) is never needed."""
     probe = (
         "import importlib, pkgutil, sys; import bot.cli, bot.app, cogs\n"
         "for m in pkgutil.iter_modules(cogs.__path__): importlib.import_module('cogs.' + m.name)\n"
-        "print(sorted(m for m in sys.modules if m == 'PIL' or m.startswith(('PIL.', 'bot.render.'))))"
+        "from bot.storage import make_store; make_store('rummy.db')\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m in ('PIL', 'asyncpg') or m.startswith(('PIL.', 'bot.render.'))))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded = ast.literal_eval(done.stdout.strip())
     assert "PIL" not in loaded and "bot.render.renderer" not in loaded, loaded
+    assert "asyncpg" not in loaded, loaded
     assert "bot.render.scene" in loaded, "the scenes are built in the bot's process"
+
+
+def test_a_postgresql_url_makes_a_postgresql_store() -> None:
+    """The store loaded on first use is the one a URL asks for, under the name it always had."""
+    from bot.storage import PostgresStore, make_store
+
+    assert isinstance(make_store("postgresql://rummy@127.0.0.1/rummy"), PostgresStore)
