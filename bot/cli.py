@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import asyncpg
 
     from bot.app import RummyBot
+    from bot.render.drawing import Drawer
 
 T = TypeVar("T")
 
@@ -140,14 +141,15 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     if not settings.discord_token:
         print(t("cli.no_token"), file=sys.stderr)
         return EXIT_USAGE
-    if preflight_refuses(settings.database_target, drawing=command == "run"):
+    if preflight_refuses(settings.database_target):
         return EXIT_PROBLEM
     return run_bot(settings, settings.discord_token, sync_only=command == "sync")
 
 
-def preflight_refuses(*targets: str | Path, drawing: bool = False) -> bool:
-    """Whether a database (or the drawing) cannot be used, said in one sentence on stderr:
-    the checks ``doctor`` reports, made by every verb before it opens anything."""
+def preflight_refuses(*targets: str | Path) -> bool:
+    """Whether a database cannot be used, said in one sentence on stderr: the checks
+    ``doctor`` reports, made by every verb before it opens anything (``run`` checks the
+    drawing then, with the bot's own drawing process: :func:`_check_drawing`)."""
     for target in targets:
         sentences = problems(database_findings(target))
         if sentences:
@@ -155,11 +157,6 @@ def preflight_refuses(*targets: str | Path, drawing: bool = False) -> bool:
                 t("cli.database_unusable", path=describe_target(target), problems=" ".join(sentences)),
                 file=sys.stderr,
             )
-            return True
-    if drawing:
-        finding = drawing_finding()
-        if finding.level == "problem":
-            print(t("cli.cannot_start", problem=finding.text), file=sys.stderr)
             return True
     return False
 
@@ -198,6 +195,9 @@ def run_bot(settings: Settings, token: str, *, sync_only: bool) -> int:
             print(t("cli.sync.done", scope=scope))
         else:
             run_event_loop(_serve(bot, store, token))
+    except CannotStart as problem:
+        print(t("cli.cannot_start", problem=problem), file=sys.stderr)
+        return EXIT_PROBLEM
     except discord.LoginFailure:
         print(t("cli.login_failed"), file=sys.stderr)
         return EXIT_PROBLEM
@@ -231,7 +231,21 @@ async def _open_store(store: Store) -> None:
         raise StorageError(str(error)) from error
 
 
+class CannotStart(Exception):
+    """What stops ``run`` before it opens the database, as the sentence to print."""
+
+
+async def _check_drawing(drawer: Drawer) -> None:
+    """Draw a hand through the bot's own drawer before anything else (its first drawing
+    process is started by it, and kept), so a broken install is one sentence."""
+    finding = await drawing_finding(drawer)
+    if finding.level == "problem":
+        await drawer.close()
+        raise CannotStart(finding.text)
+
+
 async def _serve(bot: RummyBot, store: Store, token: str) -> None:
+    await _check_drawing(bot.drawer)
     await _open_store(store)
     # What is alive now (modules, catalogues, the engine's tables) lives as long as the process:
     # frozen, the collector's full passes no longer walk it. Measured at 10 busy tables: a full
@@ -390,10 +404,22 @@ def doctor(env_file: Path, *, out: TextIO) -> int:
             _check_database(settings.database, report)
         else:
             _check_postgres(settings.database_url, report)
-        report.extend([drawing_finding()])
+        report.extend([asyncio.run(_drawing_in_a_drawing_process(settings))])
         _describe_settings(settings, report)
     print(report.render(), file=out)
     return EXIT_PROBLEM if report.problems else EXIT_OK
+
+
+async def _drawing_in_a_drawing_process(settings: Settings) -> Finding:
+    """What ``run`` checks, where it draws: a drawing process (or this process's threads
+    when the settings ask for none)."""
+    from bot.render.drawing import make_drawer
+
+    drawer = make_drawer(min(1, settings.drawing_processes))
+    try:
+        return await drawing_finding(drawer)
+    finally:
+        await drawer.close()
 
 
 def _check_token(settings: Settings, report: Report) -> None:

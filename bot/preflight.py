@@ -9,17 +9,21 @@ with ``-wal``/``-shm`` files left beside a database the bot could never write.
 
 from __future__ import annotations
 
-import io
+import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.storage import NotADatabase
 from bot.storage.sqlite import check_database_file
 from bot.text import t
 
+if TYPE_CHECKING:
+    from bot.render.drawing import Drawer
+
 Level = Literal["ok", "problem", "note"]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,22 +77,33 @@ def database_findings(target: str | Path) -> list[Finding]:
     return [] if isinstance(target, str) else sqlite_findings(target)
 
 
-def drawing_finding() -> Finding:
-    """Draw a real hand of cards and read the PNG back: the font and the palette are package
-    data, and an install that lost them would fail on the first hand of the first game."""
-    from PIL import Image
-
-    from bot import render
+async def drawing_finding(drawer: Drawer) -> Finding:
+    """Draw a real hand of cards where the bot draws (its drawing process) and read the PNG's
+    size back: the font and the palette are package data, and an install that lost them would
+    fail on the first hand of the first game. The size comes from the PNG's header, not from
+    Pillow, which the bot's own process never loads."""
     from bot.render import examples
 
     try:
-        png = render.render_hand(examples.hand_15())
-        with Image.open(io.BytesIO(png)) as image:
-            image.load()
-            width, height = image.size
+        width, height = png_size(await drawer.png(examples.hand_15()))
     except Exception as error:  # whatever stops the drawing is what the operator must read
-        return Finding("problem", t("doctor.drawing.failed", error=error))
+        return Finding("problem", t("doctor.drawing.failed", error=last_line(error)))
     return Finding("ok", t("doctor.drawing.ok", width=width, height=height))
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header chunk (IHDR), which follows its signature."""
+    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
+        raise ValueError("the picture drawn is not a PNG")
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def last_line(error: Exception) -> str:
+    """An error as one line: a drawing process reports its whole traceback, whose last line
+    says what went wrong."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    return lines[-1].strip() if lines else type(error).__name__
 
 
 def problems(findings: list[Finding]) -> list[str]:

@@ -53,14 +53,29 @@ def read_frame(source: BinaryIO) -> tuple[int, bytes] | None:
 
 
 def serve(source: BinaryIO, out: BinaryIO) -> None:
-    """Answer every request until the input ends (the bot closed it, or died)."""
-    from bot.render import default_renderer
-
-    renderer = default_renderer()
-    renderer.palette()  # fonts, sprites and palette before the first picture
+    """Answer every request until the input ends (the bot closed it, or died). A process that
+    cannot draw at all (Pillow or the package's font missing) answers every request with why,
+    so that the bot says it in a sentence rather than this process in a traceback."""
+    try:
+        renderer = ready_renderer()
+    except Exception:
+        why = traceback.format_exc().encode()
+        while read_frame(source) is not None:
+            write_frame(out, FAILED, why)
+            out.flush()
+        return
     while (frame := read_frame(source)) is not None:
         write_frame(out, *answer_to(frame, renderer))
         out.flush()
+
+
+def ready_renderer() -> Renderer:
+    """The renderer, its fonts, sprites and palette loaded before the first picture."""
+    from bot.render import default_renderer
+
+    renderer = default_renderer()
+    renderer.palette()
+    return renderer
 
 
 def answer_to(frame: tuple[int, bytes], renderer: Renderer) -> tuple[int, bytes]:

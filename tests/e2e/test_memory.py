@@ -10,6 +10,7 @@ import ast
 import asyncio
 import gc
 import io
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -21,9 +22,12 @@ from bot.render.drawing import ProcessDrawer, ThreadDrawer
 from bot.render.renderer import Renderer
 from bot.services.inflight import InFlight
 from bot.services.memory import MemoryKeeper
+from bot.text import t
 from bot.ui.messages import Pictures
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.launch import process_env
+from tests.e2e.test_e2e_crash import connected, notices, start_bot
 from tests.e2e.test_load_budget import quiet
 
 
@@ -189,3 +193,67 @@ def test_a_postgresql_url_makes_a_postgresql_store() -> None:
     from bot.storage import PostgresStore, make_store
 
     assert isinstance(make_store("postgresql://rummy@127.0.0.1/rummy"), PostgresStore)
+
+
+def mapped_files(pid: int) -> set[str]:
+    """The files a process has mapped: a shared library loaded, or a font file read."""
+    lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+    return {line.split()[-1] for line in lines if len(line.split()) >= 6}
+
+
+def children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(c) for t in tasks for c in (t / "children").read_text().split()]
+
+
+async def test_a_running_bot_draws_only_in_its_drawing_process(tmp_path: Path) -> None:
+    """The real ``rummy-bot run``, a table opened and a move played: its check of the drawing
+    at start and every picture since were drawn in its drawing process, so neither Pillow nor
+    the cards' font is loaded in the process that holds every table."""
+    db = tmp_path / "rummy.db"
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = start_bot(emu, db)
+        try:
+            await connected(emu, 1)
+            await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+            await (await emu.slash(bob, channel, "rummy join")).followups(1)
+            await (await emu.slash(alice, channel, "rummy start")).followups(1)
+            await emu.wait_until(
+                lambda: len(notices(emu)) == 1 and all(emu.dm_messages(u) for u in (alice, bob)),
+                what="the first deal published",
+            )
+            assert any(m.attachments for m in emu.dm_messages(alice)), "pictures were sent"
+            (drawing,) = children(bot.pid)
+            pillow = [f for f in mapped_files(drawing) if "PIL/_imaging" in f or f.endswith(".ttf")]
+            assert pillow, "the drawing process draws with Pillow and the package's font"
+            assert mapped_files(bot.pid).isdisjoint(pillow)
+        finally:
+            bot.terminate()
+            await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
+
+
+async def test_run_stops_in_one_sentence_when_its_drawing_process_cannot_draw(
+    tmp_path: Path,
+) -> None:
+    """Pillow broken where the pictures are drawn: ``run`` says so in one sentence, before it
+    opens the database or contacts Discord, and exits 1."""
+    broken = tmp_path / "broken" / "PIL"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('Pillow is broken on this machine')\n")
+    db = tmp_path / "rummy.db"
+    async with emulated_discord() as emu:
+        env = process_env(emu.http_base, emu.gateway_url, emu.token, db)
+        env["PYTHONPATH"] = f"{broken.parent}{os.pathsep}{env['PYTHONPATH']}"
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "tests.discord_emulator.launch", "run"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+        )
+        assert not emu.identify_payloads, "Discord was not contacted"
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "rummy-bot: the bot cannot start. "
+        + t("doctor.drawing.failed", error="ImportError: Pillow is broken on this machine")
+    ), done.stderr
+    assert not db.exists(), "the database was not opened"
