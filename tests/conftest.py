@@ -66,3 +66,10 @@ def store_url(store_kind: str, tmp_path: Path, request: pytest.FixtureRequest) -
     if store_kind == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return tmp_path / "rummy.db"
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than there are cores. Many tests spend their time waiting
+    on a real bot process, a real PostgreSQL server or real seconds (the turn timer's test
+    waits a minute), and a worker more keeps the cores busy while one waits."""
+    return (os.cpu_count() or 1) + 1
