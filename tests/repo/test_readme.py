@@ -172,6 +172,9 @@ SMALL = {
     "bench_leaderboard.py": {"--players": "2000", "--games": "5000", "--runs": "3"},
     "bench_store_commit.py": {"--commits": "20"},
     "bench_replay.py": {"--games": "1"},
+    "bench_rating_models.py": {"--fields": "50", "--replay": "200"},
+    "bench_seasons.py": {"--games": "200", "--players": "20", "--runs": "2"},
+    "bench_review.py": {"--games": "1"},
 }
 #: Scripts without a size to make small: what runs instead of the documented arguments.
 SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"]}
