@@ -22,7 +22,7 @@ import pytest
 from rummy_engine import Game
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
-from tests.discord_emulator.models import StoredMessage
+from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 from tests.helpers.invariants import ProcessWatch
 
@@ -72,6 +72,20 @@ def notices(emu: DiscordEmulator) -> list[StoredMessage]:
     return [m for m in emu.public_messages() if m.content.startswith("🔔")]
 
 
+async def deal_a_table(
+    emu: DiscordEmulator, alice: EmuUser, bob: EmuUser, channel: EmuChannel
+) -> None:
+    """Alice opens a Rummy 51 table, Bob joins, Alice starts; until the first deal is published
+    (the turn notice, and both hands in their DMs)."""
+    await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+    await (await emu.slash(bob, channel, "rummy join")).followups(1)
+    await (await emu.slash(alice, channel, "rummy start")).followups(1)
+    await emu.wait_until(
+        lambda: len(notices(emu)) == 1 and all(emu.dm_messages(u) for u in (alice, bob)),
+        what="the first deal published",
+    )
+
+
 @pytest.mark.parametrize(
     ("when", "step"),
     # Not before the reply: the test waits for it (a kill there is a kill before the commit's
@@ -87,13 +101,7 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
         try:
             await connected(emu, 1)
             watch = await ProcessWatch.install(emu, db)  # every step: the stored table
-            await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
-            await (await emu.slash(bob, channel, "rummy join")).followups(1)
-            await (await emu.slash(alice, channel, "rummy start")).followups(1)
-            await emu.wait_until(
-                lambda: len(notices(emu)) == 1 and all(emu.dm_messages(u) for u in (alice, bob)),
-                what="the first deal published",
-            )
+            await deal_a_table(emu, alice, bob, channel)
             _, game = stored_game(db)
             users = {0: alice, 1: bob}
             mover, other = users[game.current], users[1 - game.current]

@@ -27,7 +27,7 @@ from bot.ui.messages import Pictures
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env
-from tests.e2e.test_e2e_crash import connected, notices, start_bot
+from tests.e2e.test_e2e_crash import connected, deal_a_table, start_bot
 from tests.e2e.test_load_budget import quiet
 
 
@@ -207,7 +207,7 @@ def children(pid: int) -> list[int]:
 
 
 async def test_a_running_bot_draws_only_in_its_drawing_process(tmp_path: Path) -> None:
-    """The real ``rummy-bot run``, a table opened and a move played: its check of the drawing
+    """The real ``rummy-bot run``, a table opened and dealt: its check of the drawing
     at start and every picture since were drawn in its drawing process, so neither Pillow nor
     the cards' font is loaded in the process that holds every table."""
     db = tmp_path / "rummy.db"
@@ -216,13 +216,7 @@ async def test_a_running_bot_draws_only_in_its_drawing_process(tmp_path: Path) -
         bot = start_bot(emu, db)
         try:
             await connected(emu, 1)
-            await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
-            await (await emu.slash(bob, channel, "rummy join")).followups(1)
-            await (await emu.slash(alice, channel, "rummy start")).followups(1)
-            await emu.wait_until(
-                lambda: len(notices(emu)) == 1 and all(emu.dm_messages(u) for u in (alice, bob)),
-                what="the first deal published",
-            )
+            await deal_a_table(emu, alice, bob, channel)
             assert any(m.attachments for m in emu.dm_messages(alice)), "pictures were sent"
             (drawing,) = children(bot.pid)
             pillow = [f for f in mapped_files(drawing) if "PIL/_imaging" in f or f.endswith(".ttf")]
