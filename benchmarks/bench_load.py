@@ -364,6 +364,13 @@ def first_shown(messages: Sequence[StoredMessage], after: float, wanted: str) ->
     return min(times, default=None)
 
 
+def already_shown(messages: Sequence[StoredMessage], before: float, wanted: str) -> bool:
+    """Whether the newest DM before the move showed that hand already: a turn that drew a card
+    and discarded its twin leaves the hand as it was, and its DM is rightly not edited."""
+    shown = [(at, text) for m in messages for at, text in m.shown if at < before]
+    return bool(shown) and wanted in max(shown)[1]
+
+
 def table_shown(messages: Sequence[StoredMessage], move: Move) -> float | None:
     times = [
         at
@@ -412,11 +419,12 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
         else:
             shown_table.append(1000 * (at - m.sent))
         if m.turn_ends:
-            at = first_shown(emu.dm_messages(m.mover), m.sent, m.hand)
-            if at is None:
-                missing["dm"] += 1
-            else:
+            dms = emu.dm_messages(m.mover)
+            at = first_shown(dms, m.sent, m.hand)
+            if at is not None:
                 shown_dm.append(1000 * (at - m.sent))
+            elif not already_shown(dms, m.sent, m.hand):
+                missing["dm"] += 1
     calls = Counter(
         (
             "interaction" if r.path.startswith(INTERACTION_ROUTES) else "bot",
