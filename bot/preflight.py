@@ -9,12 +9,12 @@ with ``-wal``/``-shm`` files left beside a database the bot could never write.
 
 from __future__ import annotations
 
-import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from bot.render.png import png_size
 from bot.storage import NotADatabase
 from bot.storage.sqlite import check_database_file
 from bot.text import t
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from bot.render.drawing import Drawer
 
 Level = Literal["ok", "problem", "note"]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +88,6 @@ async def drawing_finding(drawer: Drawer) -> Finding:
     except Exception as error:  # whatever stops the drawing is what the operator must read
         return Finding("problem", t("doctor.drawing.failed", error=last_line(error)))
     return Finding("ok", t("doctor.drawing.ok", width=width, height=height))
-
-
-def png_size(png: bytes) -> tuple[int, int]:
-    """Width and height from a PNG's header chunk (IHDR), which follows its signature."""
-    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
-        raise ValueError("the picture drawn is not a PNG")
-    width, height = struct.unpack(">II", png[16:24])
-    return width, height
 
 
 def last_line(error: Exception) -> str:

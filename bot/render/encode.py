@@ -26,6 +26,8 @@ from pathlib import Path
 from isal import isal_zlib
 from PIL import Image
 
+from .png import PNG_SIGNATURE
+
 PALETTE_COLOURS = 128
 #: The palette of PALETTE_COLOURS colours computed from the calibration scenes, shipped so that a
 #: drawing process starts at once: computing it takes ~0.65 s and briefly ~60 MB (the stacked
@@ -35,7 +37,6 @@ PALETTE_FILE = Path(__file__).with_name("palette.json")
 #: ISA-L deflate level (0-3): 1 is as fast as 0 and 15 % smaller; 3 is five times slower for
 #: no smaller pictures (see the module docstring).
 COMPRESS_LEVEL = 1
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, "fastest" (a hint only)
 FINAL_EMPTY_BLOCK = b"\x03\x00"  # a last, empty block with fixed codes: ends the stream
 ADLER_BASE = 65521
