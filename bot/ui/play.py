@@ -69,6 +69,17 @@ class PlayHandlers:
             if lag is not None:
                 lag.saw(age_of(interaction))
             await defer_unless_answered(interaction, lagging=lag is not None and lag.behind())
+        async with self.ui.moves:  # acknowledged (or its timer armed): it may wait its turn
+            await self._carry(interaction, table_id, build, turn, in_panel)
+
+    async def _carry(
+        self,
+        interaction: discord.Interaction,
+        table_id: int | None,
+        build: moves.Builder,
+        turn: int | None,
+        in_panel: bool,
+    ) -> None:
         tid = await self.ui.table_id(interaction, table_id)
         try:
             played = await self.ui.tables.act(tid, interaction.user.id, build, turn=turn)
