@@ -51,6 +51,16 @@ class Seat:
     table_id: int = 0
 
 
+def two_player_servers(emu: DiscordEmulator, count: int) -> list[Seat]:
+    """``count`` servers of two members, each with a channel for their table."""
+    seats = []
+    for n in range(count):
+        alice, bob = emu.add_user(f"alice{n}"), emu.add_user(f"bob{n}")
+        guild = emu.add_guild(f"Club {n}", members=[alice, bob])
+        seats.append(Seat(emu.add_text_channel(guild, "rummy"), (alice, bob)))
+    return seats
+
+
 async def open_table(emu: DiscordEmulator, bot: RummyBot, seat: Seat) -> None:
     alice, bob = seat.users
     await (await emu.slash(alice, seat.channel, "rummy new", variant="r51")).followups(1, 30)
@@ -172,11 +182,7 @@ async def test_at_the_global_limit_the_bot_paces_itself_the_tables_first(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with emulated_discord() as emu:
-        seats = []
-        for n in range(TABLES):
-            alice, bob = emu.add_user(f"alice{n}"), emu.add_user(f"bob{n}")
-            guild = emu.add_guild(f"Club {n}", members=[alice, bob])
-            seats.append(Seat(emu.add_text_channel(guild, "rummy"), (alice, bob)))
+        seats = two_player_servers(emu, TABLES)
         bot = make_bot(tmp_path / "rummy.db", requests_per_second=PACE)
         async with emu.running(bot):
             await asyncio.gather(*(open_table(emu, bot, seat) for seat in seats))

@@ -18,7 +18,7 @@ from typing import Any
 from bot.app import RummyBot
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
-from tests.e2e.test_global_limit import Seat, move, open_table, quiet
+from tests.e2e.test_global_limit import move, open_table, quiet, two_player_servers
 
 TABLES = 8
 AT_ONCE = 2
@@ -46,11 +46,7 @@ def count_overlap(bot: RummyBot) -> Callable[[], int]:
 
 async def test_moves_beyond_the_cap_wait_their_turn_and_all_go_through(tmp_path: Path) -> None:
     async with emulated_discord() as emu:
-        seats = []
-        for n in range(TABLES):
-            alice, bob = emu.add_user(f"alice{n}"), emu.add_user(f"bob{n}")
-            guild = emu.add_guild(f"Club {n}", members=[alice, bob])
-            seats.append(Seat(emu.add_text_channel(guild, "rummy"), (alice, bob)))
+        seats = two_player_servers(emu, TABLES)
         bot = make_bot(tmp_path / "rummy.db")
         bot.ui = replace(bot.ui, moves=asyncio.Semaphore(AT_ONCE))
         async with emu.running(bot):
