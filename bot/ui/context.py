@@ -28,11 +28,12 @@ from bot.ui.reconciler import Reconciler
 #: and an arena is given back only when wholly empty, so the bot kept ~30 MB for good (dropping
 #: every per-table state the bot keeps freed none of them: measured). With 64 at once the same
 #: burst adds about 9 arenas, and the bot comes back within 10% of its figure before it. It
-#: costs no throughput where the event loop is the limit (at loopback, 249 moves/s against
-#: 253-265) and moves wait less, each going through without 300 others interleaving (the table
-#: shows a move after 1.2 s at the median against 1.9, 1.8 s at the 99th percentile against
-#: 6-7). Against Discord, whose calls take ~0.1 s, a move is in progress ~0.5 s: 64 at once
-#: still carry ~128 moves a second, above a thousand tables' 100 at one move per 10 s
+#: costs no throughput beyond the machine's noise (two back-to-back pairs at 300 saturating
+#: tables: 285 and 310 moves/s against 312 and 304), and moves wait less, each going through
+#: without hundreds of others interleaving (the slowest acknowledgement 1.2-1.3 s against
+#: 2.2-3.1 s; the table shows a move at the 99th percentile after 1.4 s against 6-9 s).
+#: Against Discord, whose calls take ~0.1 s, a move is in progress ~0.5 s (an estimate): 64 at
+#: once still carry ~128 moves a second, above a thousand tables' 100 at one move per 10 s
 #: (docs/performance.md).
 MOVES_AT_ONCE = 64
 
