@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 
-from bot.ui.widgets import bound_items
+from bot.features.play.ui.widgets import bound_items
 
 
 async def _router(interaction: discord.Interaction, click: Any) -> None:

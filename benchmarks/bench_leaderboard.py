@@ -37,7 +37,7 @@ from typing import Any
 # Allow running as a plain script from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services.stats import PAGE_SIZE, StatsService, display_rating
+from bot.features.stats.service import PAGE_SIZE, StatsService, display_rating
 from bot.storage import SqliteStore
 from bot.storage.base import ALL_VARIANTS, GLOBAL_SCOPE, LEADERBOARD_SORTS, LeaderboardSort
 

@@ -55,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.services.presenter import hand_lines
+from bot.features.play.presenter import hand_lines
 from bot.storage import Store, make_store
 from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord

@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from openskill.models import MODELS, PlackettLuce
 
-from bot.services.stats import (
+from bot.features.stats.service import (
     NEWCOMER_RATING,
     RatingModel,
     display_rating,

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.features.play.tables import Table
+from bot.features.replays import replay as replays
 from bot.render import Renderer
-from bot.services import replay as replays
-from bot.services.tables import Table
 from bot.storage import SeatRecord, TableRecord
 from rummy_engine import Game, Phase, Rules, Variant, action_to_json
 from rummy_engine.strategy import choose_action

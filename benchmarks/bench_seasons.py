@@ -1,7 +1,7 @@
 """What a season board costs: it is never stored, every request rates the season's games again.
 
 Why: ``/rummy leaderboard season:current`` and its page buttons read the server's rated games of
-the range and fold them through openskill from scratch (:mod:`bot.services.seasons`), so the
+the range and fold them through openskill from scratch (:mod:`bot.features.seasons.service`), so the
 answer's time grows with the games of one season of one server. This script records ``--games``
 rated games of one month among ``--players`` players (duels and Basic tables of 3-4) through
 the real SQLite store and recorder (``record_game`` with the live rater, then the seasons' note
@@ -32,9 +32,9 @@ from pathlib import Path
 # Allow running as a plain script from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.features.seasons.service import SeasonService
 from bot.render.scene import StandingLine
 from bot.render.standings import standings_png
-from bot.services.seasons import SeasonService
 from bot.storage import SqliteStore
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord
 from bot.storage.ratings import rate_game

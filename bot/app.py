@@ -22,24 +22,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.features.play.autoplay import Autoplay
+from bot.features.play.tables import Table, TableService
+from bot.features.play.ui.context import UiContext
+from bot.features.play.ui.reconciler import Reconciler
+from bot.features.seasons.service import SeasonService
+from bot.features.seasons.ui.answers import StandingsPoster
+from bot.features.stats.service import StatsService
 from bot.memory import release_memory
 from bot.render.drawing import make_drawer
-from bot.services.autoplay import Autoplay
 from bot.services.inflight import InFlight
 from bot.services.memory import MemoryKeeper
-from bot.services.seasons import SeasonService
-from bot.services.stats import StatsService
-from bot.services.tables import Table, TableService
 from bot.storage import Store, TableRecord
 from bot.ui import errors
 from bot.ui.ack_watch import AckWatch
 from bot.ui.commands import CatalogueTranslator
-from bot.ui.context import UiContext
 from bot.ui.global_limit import GlobalLimit
 from bot.ui.loop_lag import LoopLag
 from bot.ui.pacer import make_pacer
-from bot.ui.reconciler import Reconciler
-from bot.ui.seasons import StandingsPoster
 from rummy_engine import Event
 
 log = logging.getLogger(__name__)

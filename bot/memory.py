@@ -18,7 +18,7 @@ free pages inside the heaps too, not only at their top), in its own process and 
 processes (:meth:`bot.render.drawing.ProcessDrawer.release`): a few tens of milliseconds of
 CPU, once per quiet spell. What it cannot give back is the interpreter's own small-object
 arenas (1 MiB each, freed only when wholly empty) that the burst's objects left partly used:
-so a burst is kept from needing many (``MOVES_AT_ONCE`` in :mod:`bot.ui.context`).
+so a burst is kept from needing many (``MOVES_AT_ONCE`` in :mod:`bot.features.play.ui.context`).
 """
 
 from __future__ import annotations

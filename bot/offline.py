@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import render
-from bot.services import scenes
+from bot.features.play import scenes
 from bot.text import DEFAULT_LOCALE, t
 from rummy_engine import (
     Action,

@@ -11,22 +11,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.services import moves
-from bot.services.actions import Action
-from bot.services.threads import THREAD_CHOICES, THREAD_KEY
-from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.features.defaults.ui.panel import DefaultsHandlers
+from bot.features.play import moves
+from bot.features.play.actions import Action
+from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
+from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.features.play.ui.autocomplete import Suggestions
+from bot.features.play.ui.context import UiContext
+from bot.features.play.ui.lobby import LobbyHandlers
+from bot.features.play.ui.play import PlayHandlers
+from bot.features.play.ui.routes import make_router
+from bot.features.play.ui.widgets import bound_items
+from bot.features.replays.ui.replay import ReplayHandlers
+from bot.features.seasons.ui import answers as seasons
+from bot.features.stats.ui import leaderboard as boards
 from bot.text import SUPPORTED_LOCALES, option_value_key
-from bot.ui import leaderboard as boards
-from bot.ui import seasons
-from bot.ui.autocomplete import Suggestions
 from bot.ui.commands import choice, describe_all, optional_choices, plain, text
-from bot.ui.context import UiContext
-from bot.ui.lobby import LobbyHandlers
-from bot.ui.play import PlayHandlers
-from bot.ui.replay import ReplayHandlers
-from bot.ui.routes import make_router
-from bot.ui.server_defaults import DefaultsHandlers
-from bot.ui.widgets import bound_items
 from rummy_engine import OPTION_SPECS, End, Source, Variant, option_spec
 from rummy_engine.ai import Strength
 

@@ -2,7 +2,7 @@
 
 Why a command: after a deliberate change of colours the palette the renderer ships
 (``encode.PALETTE_FILE``) must be computed again from the calibration scenes, in one line. The
-documentation's pictures have their own command, ``python -m bot.render.gallery OUT_DIR``.
+documentation's pictures have their own command, ``python -m bot.gallery OUT_DIR``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--palette"]:
         print(
             "usage: python -m bot.render --palette (the pictures of docs/: "
-            "python -m bot.render.gallery docs/images)",
+            "python -m bot.gallery docs/images)",
             file=sys.stderr,
         )
         sys.exit(2)

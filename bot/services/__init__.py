@@ -1,6 +1,4 @@
-"""Game services: everything between the Discord layer (``bot/ui``) and the engine and store.
-
-Handlers acknowledge and answer; services lock a table, load it once, ask the engine, commit the
-move and hand back what changed; the reconciler turns the stored state into Discord messages.
-Nothing here imports discord, so all of it runs and is tested without Discord.
+"""Services every feature shares, none of them a feature: the deadline dispatcher, the shutdown
+gate, the refusal type, memory given back when quiet, alt text from a picture's scene, and the
+copy of a database. Nothing here imports discord or a feature.
 """

@@ -334,7 +334,7 @@ def describe(scene: Scene, locale: str) -> str:
     """The description of any of the bot's scenes, in ``locale``, within Discord's limit. A new
     kind of picture adds its own ``describe_<kind>`` here (an unknown scene is an error, never
     a picture sent without its description). A replay is described where it is drawn
-    (:mod:`bot.services.replay`, which knows the log it retells), never through a draft."""
+    (:mod:`bot.features.replays.replay`, which knows the log it retells), never through a draft."""
     if isinstance(scene, render.TableScene):
         return describe_table(scene, locale)
     if isinstance(scene, render.HandScene):

@@ -27,7 +27,7 @@ Fire = Callable[[Deadline], Awaitable[None]]
 
 class DeadlineSource(Protocol):
     """Where the dispatcher finds deadlines and claims them: the store (the tables' deadlines)
-    or any other durable list shaped the same (the seasons' ends, :mod:`bot.services.seasons`)."""
+    or any other durable list shaped the same (the seasons' ends, :mod:`bot.features.seasons.service`)."""
 
     async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
         ...

@@ -1,7 +1,7 @@
 """Every sentence a person reads goes through :func:`t`: one translation function, one place.
 
-English lives in plain dicts keyed by message id (``catalog_*.py`` and the engine's
-``rummy_engine.messages``): they are the source of truth for keys and English text, so other
+English lives in plain dicts keyed by message id (each feature's ``words.py``, the shared
+``catalog_*.py`` here and the engine's ``rummy_engine.messages``): they are the source of truth for keys and English text, so other
 parts of the project add a sentence without learning a tool. Other languages are gettext ``.po``
 files under ``bot/text/locales/<lang>/LC_MESSAGES/messages.po``, the format translators' tools
 (Poedit, Weblate, ``pybabel update``, ``msgmerge``) understand. Each entry's ``msgctxt`` is the
@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import functools
 import gettext
+import importlib
+import importlib.util
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,18 +33,9 @@ from types import MappingProxyType
 from babel import Locale
 from babel.messages.pofile import read_po
 
-from bot.text.catalog_again import AGAIN_EN
 from bot.text.catalog_alt import ALT_EN
-from bot.text.catalog_charts import CHARTS_EN
 from bot.text.catalog_cli import CLI_EN
 from bot.text.catalog_commands import COMMANDS_EN
-from bot.text.catalog_defaults import DEFAULTS_EN
-from bot.text.catalog_game import GAME_EN
-from bot.text.catalog_replay import REPLAY_EN
-from bot.text.catalog_review import REVIEW_EN
-from bot.text.catalog_seasons import SEASONS_EN
-from bot.text.catalog_stats import STATS_EN
-from bot.text.catalog_threads import THREADS_EN
 from rummy_engine.messages import ENGLISH as ENGINE_EN
 
 DEFAULT_LOCALE = "en"
@@ -99,24 +93,49 @@ def _available() -> dict[str, Translation]:
     return found
 
 
+FEATURES_PACKAGE = "bot.features"
+
+
+def feature_words() -> dict[str, Mapping[str, str]]:
+    """Each feature's English sentences (``bot/features/<feature>/words.py``, its ``WORDS``).
+
+    Why found rather than imported by name: a feature keeps its words in its own folder, and a
+    new feature's sentences join the catalogue without a line here. A ``words`` module imports
+    nothing of its feature (only the engine's and the renderer's labels), so loading it here
+    runs none of the feature's code.
+    """
+    package = importlib.import_module(FEATURES_PACKAGE)
+    found: dict[str, Mapping[str, str]] = {}
+    for feature in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        name = f"{FEATURES_PACKAGE}.{feature.name}.words"
+        if importlib.util.find_spec(name) is not None:
+            found[feature.name] = importlib.import_module(name).WORDS
+    return found
+
+
+def _catalogue(parts: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
+    """The parts joined; a key written twice is a mistake to fix, not an order to rely on."""
+    joined: dict[str, str] = {}
+    for part, sentences in parts.items():
+        twice = sorted(set(joined) & set(sentences))
+        if twice:
+            raise ValueError(f"{part} repeats catalogue keys written elsewhere: {twice}")
+        joined.update(sentences)
+    return joined
+
+
 #: The English catalogue. The engine writes its refusals once, in English; the bot serves them
 #: through this same function so a translation covers them like any other sentence.
 ENGLISH: Mapping[str, str] = MappingProxyType(
-    {
-        **ENGINE_EN,
-        **GAME_EN,
-        **STATS_EN,
-        **CLI_EN,
-        **COMMANDS_EN,
-        **AGAIN_EN,
-        **DEFAULTS_EN,
-        **ALT_EN,
-        **REVIEW_EN,
-        **THREADS_EN,
-        **SEASONS_EN,
-        **REPLAY_EN,
-        **CHARTS_EN,
-    }
+    _catalogue(
+        {
+            "rummy_engine.messages": ENGINE_EN,
+            "bot.text.catalog_cli": CLI_EN,
+            "bot.text.catalog_commands": COMMANDS_EN,
+            "bot.text.catalog_alt": ALT_EN,
+            **{f"{FEATURES_PACKAGE}.{name}.words": words for name, words in feature_words().items()},
+        }
+    )
 )
 #: Kept for callers that read the English catalogue by language.
 MESSAGES: Mapping[str, Mapping[str, str]] = MappingProxyType({DEFAULT_LOCALE: ENGLISH})

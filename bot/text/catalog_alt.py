@@ -1,7 +1,7 @@
 """English sentences of the pictures' alt text (:mod:`bot.services.alt_text`) and of the table
 message's Melds line, the same melds for a reader without the picture.
 
-Kept in their own module (like :mod:`bot.text.catalog_again`) so the feature is reviewed and
+Kept in their own module (like :mod:`bot.features.play.words_again`) so the feature is reviewed and
 translated on its own; keys start with ``alt.`` so they cannot collide. Cards are never spelled
 here: they come from the engine (``7♥``, ``JK``).
 """

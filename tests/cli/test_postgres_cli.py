@@ -15,8 +15,8 @@ import pytest
 
 from bot.cli import main
 from bot.config import SETTING_NAMES
-from bot.services.stats import StatsService
-from bot.services.tables import TableService
+from bot.features.play.tables import TableService
+from bot.features.stats.service import StatsService
 from bot.storage import (
     LATEST_VERSION,
     Deadline,

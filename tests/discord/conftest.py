@@ -18,7 +18,7 @@ import simcord
 
 from bot.app import BOT_CLOCK, RummyBot
 from bot.config import DEFAULT_REQUESTS_PER_SECOND, Settings
-from bot.services.tables import Table
+from bot.features.play.tables import Table
 from bot.storage import make_store
 from rummy_engine import (
     Action,

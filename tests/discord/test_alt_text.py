@@ -15,11 +15,12 @@ from dataclasses import replace
 
 import pytest
 
+from bot.features.play import presenter
+from bot.features.play.tables import Table
+from bot.features.play.ui.messages import table_draft
+from bot.features.play.ui.reconciler import TABLE
 from bot.render import TableScene
-from bot.services import alt_text, presenter
-from bot.services.tables import Table
-from bot.ui.messages import table_draft
-from bot.ui.reconciler import TABLE
+from bot.services import alt_text
 from rummy_engine import Card, Game, Phase, Rules, Suit, Variant, player_view
 from rummy_engine.game import TableMeld
 from rummy_engine.melds import make_meld
@@ -141,7 +142,7 @@ def _game_with_melds(seed: int) -> Game:
 
 
 def _scene(game: Game, locale: str = "en") -> TableScene:
-    from bot.services import scenes
+    from bot.features.play import scenes
 
     view = player_view(game, None)
     names = ["alice", "bob"]

@@ -13,7 +13,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.ui import charts as ui_charts
+from bot.features.stats.ui import charts as ui_charts
 from rummy_engine import Phase
 from tests.discord.conftest import World, play_step
 from tests.discord.test_french import speak

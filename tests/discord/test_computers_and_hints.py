@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from bot.services.advice import hint_for
+from bot.features.play.advice import hint_for
 from rummy_engine import (
     Discard,
     Game,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import discord
 from discord.ext import commands
 
-from bot.services.threads import THREAD_CHOICES, THREAD_KEY
-from bot.services.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
+from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
 from cogs.rummy import RummyCog
 from rummy_engine import OPTION_SPECS
 

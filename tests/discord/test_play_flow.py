@@ -8,8 +8,8 @@ from pathlib import Path
 
 import discord
 
-from bot.services import moves
-from bot.services.tables import Table
+from bot.features.play import moves
+from bot.features.play.tables import Table
 from rummy_engine import Deal, Phase, Rules, Variant
 from tests.discord.conftest import CARD_TOKEN, World, has_table_buttons, make_bot
 from tests.engine.helpers import CardPool

@@ -16,7 +16,7 @@ import pytest
 import simcord
 
 from bot.app import RummyBot
-from bot.services.stats import FinishedGame
+from bot.features.stats.service import FinishedGame
 from bot.storage import SeatRecord
 from rummy_engine import Game, Phase, Rules, Variant
 from tests.discord.conftest import assert_only_refusals, make_bot

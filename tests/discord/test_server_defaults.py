@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from bot.app import RummyBot
-from bot.services.defaults import DEFAULT_SPECS
+from bot.features.defaults.service import DEFAULT_SPECS
 from bot.text import t
 from rummy_engine import OPTION_SPECS
 from tests.discord.conftest import World, make_bot

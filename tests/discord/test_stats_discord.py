@@ -16,10 +16,10 @@ import pytest
 import simcord
 
 from bot.app import RummyBot
-from bot.services.stats import FinishedGame
+from bot.features.stats.service import FinishedGame
+from bot.features.stats.words import WORDS as STATS_EN
 from bot.storage import SeatRecord
 from bot.text import MESSAGES
-from bot.text.catalog_stats import STATS_EN
 from rummy_engine import Game, Phase, Rules, Variant
 from tests.discord.conftest import assert_only_refusals, make_bot
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.services.seasons import SeasonService, month_start
+from bot.features.seasons.service import SeasonService, month_start
 from bot.storage import SqliteStore
 from bot.storage.base import GamePlayerRecord, GameRecord
 from bot.storage.ratings import rate_game

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-import bot.ui.reconciler as reconciler
-from bot.services.tables import Table
+import bot.features.play.ui.reconciler as reconciler
+from bot.features.play.tables import Table
 from rummy_engine import Phase, StartRound
 from rummy_engine.strategy import choose_action
 from tests.discord.conftest import command_for, make_bot

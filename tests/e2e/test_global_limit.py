@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import RummyBot
-from bot.services.presenter import hand_lines
+from bot.features.play.presenter import hand_lines
 from rummy_engine import Phase
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import RummyBot
+from bot.features.play.ui.messages import Pictures
 from bot.render import HandScene, Renderer, TableScene
 from bot.render.drawing import ThreadDrawer
 from bot.ui import interaction
-from bot.ui.messages import Pictures
 from rummy_engine import Phase
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord

@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.features.play.ui.messages import Pictures
 from bot.render import examples
 from bot.render.drawing import ProcessDrawer, ThreadDrawer
 from bot.render.renderer import Renderer
 from bot.services.inflight import InFlight
 from bot.services.memory import MemoryKeeper
 from bot.text import t
-from bot.ui.messages import Pictures
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.launch import process_env

@@ -1,4 +1,4 @@
-"""A bot process carries a bounded number of moves at once (bot/ui/context.py, MOVES_AT_ONCE):
+"""A bot process carries a bounded number of moves at once (bot/features/play/ui/context.py, MOVES_AT_ONCE):
 the others wait their turn, already acknowledged, and every one is applied and answered.
 
 Why: a move in progress holds ~100 KB of small Python objects; a burst of hundreds at once

@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.features.play.tables import Table
 from bot.services.alt_text import ALT_LIMIT
-from bot.services.tables import Table
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|JK")
 #: A hand message's numbered cards: "`3` 5♠".

@@ -22,11 +22,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.tables import Table, TableService
+from bot.features.play.tables import Table, TableService
+from bot.features.play.ui.messages import table_draft, turn_key, turn_text
+from bot.features.play.ui.reconciler import TABLE, TURN
+from bot.features.play.ui.widgets import Action, view_signature
 from bot.storage import CLOSED_STATUSES, Store
-from bot.ui.messages import table_draft, turn_key, turn_text
-from bot.ui.reconciler import TABLE, TURN
-from bot.ui.widgets import Action, view_signature
 from tests.helpers import alt_checks
 
 #: The buttons only the public table message carries (a private hand panel has its own Draw

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from openskill.models import PlackettLuce
 
-from bot.services.stats import display_rating
+from bot.features.stats.service import display_rating
 from bot.storage import SqliteStore, Store
 from bot.storage.base import GameRecord, RatingKey, SkillRating
 

@@ -1,4 +1,4 @@
-"""The charts (bot/render/chart.py and their words in bot/services/charts.py): the same chart is
+"""The charts (bot/render/chart.py and their words in bot/features/stats/charts.py): the same chart is
 the same bytes, small (at most 30 KB) even for a long game of six, each side's line in its team
 colour with its name at its end, labels that never overlap, words in the reader's language and
 alt text within Discord's 1,024 characters."""
@@ -12,6 +12,7 @@ import random
 import pytest
 from PIL import Image
 
+from bot.features.stats.charts import ALT_LIMIT, alt_text, rating_chart
 from bot.render import Renderer
 from bot.render.chart import (
     END_NAME_W,
@@ -26,7 +27,6 @@ from bot.render.drawing import ProcessDrawer
 from bot.render.encode import mapped
 from bot.render.scene import ChartScene, ChartSeries
 from bot.render.theme import GOLD, team_colour
-from bot.services.charts import ALT_LIMIT, alt_text, rating_chart
 from bot.storage.base import RatingChange
 from bot.text import t
 

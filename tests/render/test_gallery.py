@@ -1,10 +1,10 @@
-"""The pictures in docs/ are what ``python -m bot.render.gallery`` makes, byte for byte.
+"""The pictures in docs/ are what ``python -m bot.gallery`` makes, byte for byte.
 
 The command is run as a user runs it (its own process, another hash seed than the one that
 wrote the committed files), into a temporary folder; every committed picture must be among
 what it writes and equal to it. After a deliberate change of appearance:
 
-    .venv/bin/python -m bot.render.gallery docs/images
+    .venv/bin/python -m bot.gallery docs/images
 
 then look at every picture before committing them.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.render import gallery
+from bot import gallery
 from bot.render.scene import ChartScene, ReplayScene, RoundEndScene, TableScene
 from rummy_engine import Rules, Variant
 
@@ -53,7 +53,7 @@ def pictures(folder: Path) -> list[Path]:
 def test_the_committed_pictures_are_what_the_command_makes(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "1234"}
     done = subprocess.run(
-        [sys.executable, "-m", "bot.render.gallery", str(tmp_path)],
+        [sys.executable, "-m", "bot.gallery", str(tmp_path)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -69,7 +69,7 @@ def test_the_committed_pictures_are_what_the_command_makes(tmp_path: Path) -> No
     for name in sorted(made):
         fresh, kept = (tmp_path / name).read_bytes(), (DOCS_IMAGES / name).read_bytes()
         assert fresh == kept, (
-            f"docs/images/{name} is not what `python -m bot.render.gallery docs/images` makes"
+            f"docs/images/{name} is not what `python -m bot.gallery docs/images` makes"
         )
 
 

@@ -1,6 +1,6 @@
 """No picture cuts what matters: every line of text fits its box, measured with the real font.
 
-The scenes are built the way the bot builds them (:mod:`bot.services.scenes`) from real engine
+The scenes are built the way the bot builds them (:mod:`bot.features.play.scenes`) from real engine
 games (dealt, one round played by the computer, or given up), with random display names (up
 to Discord's 32 characters, wide letters included), every variant and seat count, both
 languages. The property: each line drawn lies inside its box and its box inside the picture;
@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import offline
+from bot.features.play import scenes
 from bot.render import Renderer
 from bot.render.fonts import Fonts
 from bot.render.paint import ELLIPSIS, Text
 from bot.render.round_end import WIDTH, image_height, round_end_texts
 from bot.render.table import table_texts
-from bot.services import scenes
 from bot.text import t
 from rummy_engine import Game, Phase, Resign, Rules, Variant, player_view
 from rummy_engine.ai import Strength

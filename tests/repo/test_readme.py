@@ -475,7 +475,7 @@ def test_every_setting_is_documented() -> None:
 
 
 def test_cheat_sheet_lists_every_command_and_button() -> None:
-    from bot.text.catalog_game import GAME_EN
+    from bot.features.play.words import WORDS as GAME_EN
     from cogs.rummy import RummyCog
 
     sheet = section("Playing: the cheat-sheet")

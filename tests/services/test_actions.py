@@ -12,9 +12,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.services import moves
-from bot.services.actions import Action
-from bot.ui.widgets import Click, bound_items
+from bot.features.play import moves
+from bot.features.play.actions import Action
+from bot.features.play.ui.widgets import Click, bound_items
 from rummy_engine import Discard, Draw, Lay, Rules, Source, Swap, UndoTake, Variant, parse_face
 from tests.engine.helpers import position
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import advice
+from bot.features.play import advice
 from bot.services.refusal import Refusal
 from rummy_engine import Phase, Rules, Variant
 from tests.engine.helpers import position

@@ -3,7 +3,7 @@ the costliest one discarded, a taken discard that must be used put back first.""
 
 from __future__ import annotations
 
-from bot.services.autoturn import discard_order, timeout_action
+from bot.features.play.autoturn import discard_order, timeout_action
 from rummy_engine import Discard, Draw, Game, Options, Phase, Rules, UndoTake, Variant
 from rummy_engine.actions import Source
 from rummy_engine.values import penalty_value

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.defaults import (
+from bot.features.defaults.service import (
     DEFAULT_SPECS,
     Defaults,
     DefaultsService,

@@ -11,9 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.services.tables import Table, TableService
+from bot.features.play.tables import Table, TableService
+from bot.features.play.ui.messages import hand_draft, hand_inputs
 from bot.storage import PlayerPrefs, make_store
-from bot.ui.messages import hand_draft, hand_inputs
 from rummy_engine import Phase, Variant
 from rummy_engine.strategy import choose_action
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import moves, selection
-from bot.services.actions import Action
+from bot.features.play import moves, selection
+from bot.features.play.actions import Action
 from bot.services.refusal import Refusal
 from rummy_engine import (
     End,

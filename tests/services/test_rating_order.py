@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.services.stats import NEWCOMER_RATING, display_rating, rate_game
+from bot.features.stats.service import NEWCOMER_RATING, display_rating, rate_game
 from bot.storage.base import RatingKey, SkillRating
 from tests.helpers.rating_order import (
     order_breaks,

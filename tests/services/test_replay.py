@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.features.play.tables import Table
+from bot.features.replays import replay as replays
 from bot.render import Renderer
 from bot.render.replay import padded
-from bot.services import replay as replays
 from bot.services.refusal import Refusal
-from bot.services.tables import Table
 from bot.storage import SeatRecord, TableRecord
 from rummy_engine import (
     Deal,

@@ -1,10 +1,10 @@
-"""The review's sentences (bot/services/review.py): each finding as a "you could have", melds
+"""The review's sentences (bot/features/replays/review.py): each finding as a "you could have", melds
 and cards named as the hint names them, the note only when there is a chance to tell."""
 
 from __future__ import annotations
 
-from bot.services.presenter import Names
-from bot.services.review import review_text
+from bot.features.play.presenter import Names
+from bot.features.replays.review import review_text
 from bot.text import t
 from rummy_engine import Rules, Variant
 from rummy_engine.ai.review import EarlyOpening, FreeJoker, MissedGoOut, Review, ShortOpening

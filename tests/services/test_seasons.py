@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.services.seasons import (
+from bot.features.seasons.service import (
     MONTH,
     SeasonService,
     Standing,
@@ -24,7 +24,7 @@ from bot.services.seasons import (
     season_at,
     standings,
 )
-from bot.services.stats import LeaderboardEntry
+from bot.features.stats.service import LeaderboardEntry
 from bot.storage import SqliteStore, Store, make_store
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord, SeasonRecord
 from bot.storage.ratings import rate_game, replay_ratings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.services.tables import TableService
+from bot.features.play.tables import TableService
 from bot.storage import make_store
 from rummy_engine import Action, Discard, Game, Variant
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.services.stats import (
+from bot.features.stats.service import (
     ALL_VARIANTS,
     GLOBAL_SCOPE,
     FinishedGame,

@@ -1,0 +1,248 @@
+"""Server and channel defaults of new tables: what ``/rummy server`` sets and ``/rummy new`` uses.
+
+Why described as data (:data:`DEFAULT_SPECS`): the panel that sets them, the check of a stored
+value and the resolution for a new table all walk the same list, so a table option added to the
+engine (:data:`rummy_engine.OPTION_SPECS`) becomes a default without another line here.
+
+A default is stored per server (channel ``0``) and, where set, per channel; a channel's value
+overrides the server's. ``/rummy new``'s own options override both, and the lobby's Settings
+change that one table only (nothing here is read again once the table is open). The lobby shows
+what it inherited: the table keeps it in the ``meta`` table under ``defaults.inherited:<table>``
+(read with a lobby only, like Play again's invited players), so the line survives a restart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
+from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.services.refusal import Refusal
+from bot.storage import Store
+from bot.text import SUPPORTED_LOCALES, option_value, t
+from rummy_engine import OPTION_SPECS, Variant
+
+#: The scope of a server's own defaults (a channel's scope is its id).
+SERVER = 0
+#: Where a default came from, as the lobby line and the panel name it.
+ORIGINS = ("server", "channel")
+
+VARIANT, MODE, LANGUAGE = "variant", "mode", "language"
+
+
+@dataclass(frozen=True)
+class DefaultSpec:
+    """One default of new tables: its key, the values it may take, how it is named.
+
+    ``kind`` says how a value is named (``option`` values through the option catalogue);
+    ``variants``: the variants it applies to (every one when empty).
+    """
+
+    key: str
+    choices: tuple[str, ...]
+    kind: str
+    label_key: str
+    variants: frozenset[Variant] = field(default_factory=frozenset)
+
+    def applies_to(self, variant: Variant) -> bool:
+        return not self.variants or variant in self.variants
+
+
+#: Every default, in the panel's order: the table's shape, then its housekeeping, then the
+#: engine's options straight from their own description.
+DEFAULT_SPECS: tuple[DefaultSpec, ...] = (
+    DefaultSpec(VARIANT, tuple(v.value for v in Variant), VARIANT, "defaults.key.variant"),
+    DefaultSpec(
+        MODE,
+        ("1v1", "2v2"),
+        MODE,
+        "defaults.key.mode",
+        frozenset(v for v in Variant if v is not Variant.BASIC),
+    ),
+    DefaultSpec(TIMER_KEY, TIMER_CHOICES, "timer", "option.turn_timer"),
+    DefaultSpec(LANGUAGE, tuple(SUPPORTED_LOCALES), LANGUAGE, "option.language"),
+    DefaultSpec(THREAD_KEY, THREAD_CHOICES, THREAD_KEY, "defaults.key.thread"),
+    *(
+        DefaultSpec(spec.key, spec.choices, "option", spec.label_key, spec.variants)
+        for spec in OPTION_SPECS
+    ),
+)
+_BY_KEY = {spec.key: spec for spec in DEFAULT_SPECS}
+#: The keys stored as table options (the engine's and the timer), as ``/rummy new`` passes them.
+OPTION_KEYS = frozenset({TIMER_KEY, *(spec.key for spec in OPTION_SPECS)})
+
+
+def default_spec(key: str) -> DefaultSpec:
+    """The spec of default ``key``; an unknown one is refused by name."""
+    spec = _BY_KEY.get(key)
+    if spec is None:
+        raise Refusal("defaults.bad_key", key=key)
+    return spec
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The defaults that apply in one channel: the server's and the channel's own."""
+
+    server: Mapping[str, str]
+    channel: Mapping[str, str]
+
+    def value(self, key: str) -> tuple[str, str] | None:
+        """(value, origin) of ``key``: the channel's if set, else the server's, else None."""
+        if key in self.channel:
+            return self.channel[key], "channel"
+        if key in self.server:
+            return self.server[key], "server"
+        return None
+
+    def of(self, scope: int) -> Mapping[str, str]:
+        return self.server if scope == SERVER else self.channel
+
+
+@dataclass(frozen=True)
+class NewTableChoice:
+    """What a new table is opened with: the host's choices completed by the defaults.
+
+    ``inherited``: origin -> {key: value} of what came from the defaults (the lobby's line).
+    """
+
+    variant: Variant
+    mode: str
+    options: dict[str, object]
+    locale: str | None
+    inherited: dict[str, dict[str, str]]
+
+
+class DefaultsService:
+    """Reads and writes the defaults (one read per ``/rummy new``, nothing per move)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def load(self, guild_id: int, channel_id: int) -> Defaults:
+        found = await self.store.get_table_defaults(guild_id, channel_id)
+        return Defaults(found.get(SERVER, {}), found.get(channel_id, {}))
+
+    async def set(self, guild_id: int, scope: int, key: str, value: str | None) -> None:
+        """Set (or with ``None`` remove) one default of the server (``scope`` 0) or a channel;
+        a value the spec does not offer is refused."""
+        spec = default_spec(key)
+        if value is not None and value not in spec.choices:
+            raise Refusal(
+                "options.bad_value", key=key, value=value, allowed=", ".join(spec.choices)
+            )
+        await self.store.set_table_default(guild_id, scope, key, value)
+
+    async def clear(self, guild_id: int, scope: int) -> None:
+        await self.store.clear_table_defaults(guild_id, scope)
+
+    async def for_new_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        variant: str | None,
+        mode: str | None,
+        options: Mapping[str, object],
+        locale: str | None,
+    ) -> NewTableChoice:
+        return choose(
+            await self.load(guild_id, channel_id),
+            variant=variant,
+            mode=mode,
+            options=options,
+            locale=locale,
+        )
+
+
+def choose(
+    defaults: Defaults,
+    *,
+    variant: str | None,
+    mode: str | None,
+    options: Mapping[str, object],
+    locale: str | None,
+) -> NewTableChoice:
+    """The host's choices, each missing one taken from the defaults where one applies to the
+    table's variant; a stored value no longer offered is ignored (never a refusal at opening)."""
+    inherited: dict[str, dict[str, str]] = {origin: {} for origin in ORIGINS}
+
+    def take(key: str, chosen_variant: Variant | None) -> str | None:
+        found = defaults.value(key)
+        if found is None:
+            return None
+        value, origin = found
+        spec = _BY_KEY.get(key)
+        if spec is None or value not in spec.choices:
+            return None
+        if chosen_variant is not None and not spec.applies_to(chosen_variant):
+            return None
+        inherited[origin][key] = value
+        return value
+
+    picked = variant or take(VARIANT, None)
+    if picked is None:
+        raise Refusal("defaults.no_variant")
+    table_variant = Variant(picked)
+    chosen_options: dict[str, object] = dict(options)
+    for key in sorted((OPTION_KEYS | {THREAD_KEY}) - set(options), key=_order):
+        value = take(key, table_variant)
+        if value is not None:
+            chosen_options[key] = value
+    return NewTableChoice(
+        variant=table_variant,
+        mode=mode or take(MODE, table_variant) or "1v1",
+        options=chosen_options,
+        locale=locale or take(LANGUAGE, table_variant),
+        inherited={origin: keys for origin, keys in inherited.items() if keys},
+    )
+
+
+def _order(key: str) -> int:
+    return list(_BY_KEY).index(key)
+
+
+def inherited_key(table_id: int) -> str:
+    """The meta key of what a lobby inherited from the defaults (JSON: origin -> {key: value})."""
+    return f"defaults.inherited:{table_id}"
+
+
+def encode_inherited(inherited: Mapping[str, Mapping[str, str]]) -> str:
+    return json.dumps(inherited, sort_keys=True)
+
+
+def decode_inherited(stored: str | None) -> dict[str, dict[str, str]]:
+    if not stored:
+        return {}
+    data: Any = json.loads(stored)
+    return {str(o): {str(k): str(v) for k, v in keys.items()} for o, keys in data.items()}
+
+
+def key_label(key: str, locale: str) -> str:
+    """A default's name in ``locale`` (the option's own name for a table option)."""
+    return t(default_spec(key).label_key, locale)
+
+
+def value_label(key: str, value: str, locale: str) -> str:
+    """How ``value`` of default ``key`` reads in ``locale``."""
+    kind = default_spec(key).kind
+    if kind == VARIANT:
+        return t(f"variant.{value}", locale)
+    if kind == MODE:
+        return t(f"choice.mode.{value}", locale)
+    if kind == LANGUAGE:
+        return t(f"choice.language.{value}", locale)
+    if kind == THREAD_KEY:
+        return t(f"defaults.thread.{value}", locale)
+    return option_value(key, value, locale)
+
+
+def items_text(values: Mapping[str, str], locale: str) -> str:
+    """``Ace: wraps round, Turn timer (minutes): 5`` in the panel's order."""
+    return ", ".join(
+        t("lobby.option_item", locale, option=key_label(k, locale), value=value_label(k, v, locale))
+        for k, v in sorted(values.items(), key=lambda item: _order(item[0]))
+    )

@@ -1,0 +1,1 @@
+"""The Discord side of server defaults: the private panel."""

@@ -1,0 +1,99 @@
+"""What the Discord handlers need, handed to them at set-up (never the whole bot)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field, replace
+
+import discord
+
+from bot.features.play.autoplay import Autoplay
+from bot.features.play.tables import Played, Table, TableService
+from bot.features.play.ui.reconciler import Reconciler
+from bot.features.seasons.service import SeasonService
+from bot.features.stats.service import StatsService
+from bot.render.drawing import Drawer
+from bot.storage import Store
+from bot.text import normalise
+from bot.ui.loop_lag import LoopLag
+
+#: How many moves (typed or pressed) one bot process carries at once; the others wait their
+#: turn in order, already acknowledged (the acknowledgement comes before: bot/ui/interaction.py).
+#:
+#: Why: a move in progress holds about a hundred kilobytes of small Python objects (the table
+#: loaded with its game, the panel's view, the requests of its answer and follow-ups, a dozen
+#: coroutines). Unbounded, a burst of 300 saturating tables had ~300 in progress at once, spread
+#: over some 30 new 1 MiB arenas of the interpreter's allocator; after the burst a few objects
+#: that live on (a token, a URL in a cache, a task's weak reference) stayed in nearly every one,
+#: and an arena is given back only when wholly empty, so the bot kept ~30 MB for good (dropping
+#: every per-table state the bot keeps freed none of them: measured). With 64 at once the same
+#: burst adds about 9 arenas, and the bot comes back within 10% of its figure before it. It
+#: costs no throughput beyond the machine's noise (two back-to-back pairs at 300 saturating
+#: tables: 285 and 310 moves/s against 312 and 304), and moves wait less, each going through
+#: without hundreds of others interleaving (the slowest acknowledgement 1.2-1.3 s against
+#: 2.2-3.1 s; the table shows a move at the 99th percentile after 1.4 s against 6-9 s).
+#: Against Discord, whose calls take ~0.1 s, a move is in progress ~0.5 s (an estimate): 64 at
+#: once still carry ~128 moves a second, above a thousand tables' 100 at one move per 10 s
+#: (docs/performance.md).
+MOVES_AT_ONCE = 64
+
+
+@dataclass(frozen=True)
+class UiContext:
+    """The services behind the commands and buttons, and the reconciler that shows results."""
+
+    tables: TableService
+    store: Store
+    stats: StatsService
+    reconciler: Reconciler
+    autoplay: Autoplay
+    seasons: SeasonService
+    #: Where replays are drawn (apart from the table pictures); None: with the pictures.
+    replay_drawer: Drawer | None = None
+    #: How far behind the event loop is (None: not watched, answers as when it is not).
+    lag: LoopLag | None = None
+    #: The moves carried at once (see MOVES_AT_ONCE).
+    moves: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MOVES_AT_ONCE))
+
+    async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
+        """The table a command or click is about: the one its component names, else the open
+        table of the channel it was typed in (found without loading it)."""
+        if table_id is not None:
+            return table_id
+        return await self.tables.id_here(interaction.guild_id, interaction.channel_id)
+
+    async def remember_player(self, interaction: discord.Interaction) -> None:
+        """Keep the player's language for the messages the bot sends them unasked (their hand
+        DMs). Discord only tells it when they interact; the lobby actions, start, the hand and
+        the display preferences record it (a player always joins before any DM), while moves do
+        not, so a move costs no extra database call."""
+        language = normalise(interaction.locale.value)
+        prefs = await self.store.get_player_prefs(interaction.user.id)
+        if prefs.locale != language:
+            await self.store.set_player_prefs(replace(prefs, locale=language))
+
+    async def committed(
+        self,
+        change: Played | Table,
+        actor_id: int | None,
+        *,
+        interaction: discord.Interaction | None = None,
+    ) -> None:
+        """After a commit: arm what comes next (so the message shows its deadlines), then bring
+        the table's messages up to date. ``interaction``: the move's or the lobby action's,
+        once its private answer is sent (the table's public messages are then its follow-ups,
+        outside the bot token's budget)."""
+        if isinstance(change, Played):
+            due = await self.autoplay.after(change.table)
+            await self.reconciler.publish(
+                change.table,
+                events=change.events,
+                actor_id=actor_id,
+                interaction=interaction,
+                deadlines=due,
+            )
+        else:
+            due = await self.autoplay.after(change)
+            await self.reconciler.publish(
+                change, actor_id=actor_id, interaction=interaction, deadlines=due
+            )
