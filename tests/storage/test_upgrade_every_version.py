@@ -26,7 +26,7 @@ import pytest
 from bot.storage import LATEST_VERSION, Store, is_postgres_url, make_store
 from bot.storage.base import ALL_VARIANTS, GLOBAL_SCOPE, LEADERBOARD_SORTS
 from bot.storage.migrations import apply_migrations
-from bot.storage.pg_migrations import apply_pg_migrations
+from bot.storage.migrations.postgres import apply_pg_migrations
 from bot.storage.rows import open_rows
 from tests.helpers.database_state import state_of
 from tests.helpers.upgrade_content import GUILDS, USERS, Content, Rows, content
