@@ -294,12 +294,15 @@ async def build_content(folder: Path, now: datetime | None = None) -> Content:
     return Content(today, {table: old[table] for table in ("player_stats", "rating_history")})
 
 
-_cache: dict[str, Content] = {}
+_cache: dict[tuple[int, int], Content] = {}
 
 
 async def content(folder: Path) -> Content:
-    """:func:`build_content`, once per test process (it takes a few hundred writes)."""
-    if "content" not in _cache:
-        _cache["content"] = await build_content(folder)
-    return _cache["content"]
-
+    """:func:`build_content`, once per test process and calendar month: the current month's
+    season is still open, so a process that runs past the month's end builds it again."""
+    now = datetime.now(UTC)
+    month = (now.year, now.month)
+    if month not in _cache:
+        _cache.clear()
+        _cache[month] = await build_content(folder, now)
+    return _cache[month]
