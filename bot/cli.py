@@ -44,7 +44,7 @@ from bot.storage import (
     is_postgres_url,
     make_store,
 )
-from bot.storage.pg_migrations import get_schema_version
+from bot.storage.migrations.postgres import get_schema_version
 from bot.text import DEFAULT_LOCALE, t
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ Why these choices:
   transaction run without BEGIN/COMMIT (a statement is its own transaction); writes that need
   not wait for the disk go through a second pool whose sessions say
   ``synchronous_commit = off`` (the analogue of SQLite's ``synchronous=NORMAL`` for them).
-* The schema mirrors the SQLite one number for number (:mod:`bot.storage.pg_migrations`);
+* The schema mirrors the SQLite one number for number (:mod:`bot.storage.migrations.postgres`);
   Discord ids are BIGINT, flags BOOLEAN, times TIMESTAMPTZ.
 """
 
@@ -31,7 +31,11 @@ from typing import Any, cast
 import asyncpg
 
 from bot.storage.base import Clock, SchemaTooNew, StorageError, masked_url, utc_now
-from bot.storage.pg_migrations import PG_LATEST_VERSION, apply_pg_migrations, get_schema_version
+from bot.storage.migrations.postgres import (
+    PG_LATEST_VERSION,
+    apply_pg_migrations,
+    get_schema_version,
+)
 from bot.storage.statements import Row, Step, Stmt, T, Tx, dollar_params
 from bot.storage.store import SqlStore
 

@@ -1,10 +1,11 @@
 """The rating rule: how a recorded game changes its players' ratings.
 
-It lives beside the store, below the statistics service, because two callers need the very
-same rule: the live recorder (:class:`bot.services.stats.StatsService`, inside the store's
-write transaction) and schema migration 9, which replays the stored games through it
-(:mod:`bot.storage.rerate`). Why Bradley-Terry-Full and this display: the docstring of
-:mod:`bot.services.stats`.
+It lives beside the store, below the statistics service, because the live recorder
+(:class:`bot.features.stats.service.StatsService`, inside the store's write transaction) and the season
+boards (:mod:`bot.features.seasons.service`, which replay a range of games) need the very same rule.
+Schema migration 9 replayed the stored games with this rule as it stood then, from its own
+frozen copy (:mod:`bot.storage.migrations.m09_ratings`): a change here changes new games only.
+Why Bradley-Terry-Full and this display: the docstring of :mod:`bot.features.stats.service`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class RatingModel(Protocol):
     def rate(self, teams: Any, ranks: list[float] | None = None) -> Any: ...
 
 
-#: The rating rule (see the module docstring): the live recorder and migration 9 both use it.
+#: The rating rule (see the module docstring): the live recorder and the season boards use it.
 RATING_MODEL: RatingModel = BradleyTerryFull()
 #: What a newcomer's rating displays as (1000): the "before" of a first rated game.
 NEWCOMER_RATING = RATING_BASE + RATING_SCALE * (RATING_MODEL.mu - 3.0 * RATING_MODEL.sigma)

@@ -27,7 +27,7 @@ import asyncpg
 import pytest
 
 from bot.storage import LATEST_VERSION, make_store
-from bot.storage.pg_migrations import get_schema_version
+from bot.storage.migrations.postgres import get_schema_version
 from tests.helpers.move_writer import action_for, events_for, snapshot_for
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

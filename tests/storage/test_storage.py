@@ -33,7 +33,11 @@ from bot.storage import (
     make_store,
 )
 from bot.storage.migrations import apply_migrations, get_user_version
-from bot.storage.pg_migrations import PG_MIGRATIONS, apply_pg_migrations, get_schema_version
+from bot.storage.migrations.postgres import (
+    PG_MIGRATIONS,
+    apply_pg_migrations,
+    get_schema_version,
+)
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import unless_busy
 

@@ -4,63 +4,18 @@ Why numbered SQL lists instead of a migration framework: the schema is small,
 SQLite's ``user_version`` is a free, atomic version counter, and each step runs
 in its own transaction (``BEGIN IMMEDIATE`` … ``PRAGMA user_version = n`` …
 ``COMMIT``), so a crash mid-migration leaves the database at the previous
-version, never in between. Never edit a released migration: append a new one.
-Other features (leaderboard, etc.) extend the schema by appending to
-``MIGRATIONS``.
+version, never in between. Never edit a released migration: append a new one (and its
+mirror in :mod:`bot.storage.migrations.postgres`); see the package docstring for what a
+migration may import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
-
 import aiosqlite
 
-import bot.storage.rerate as rerate
-import bot.storage.season_backfill as season_backfill
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema step. ``version`` is the ``user_version`` after it is applied.
-
-    ``step`` is for what SQL cannot do (rebuilding ratings through openskill): it runs after the
-    statements on the same connection, inside the step's transaction, so it commits with them
-    or not at all.
-    """
-
-    version: int
-    description: str
-    statements: tuple[str, ...]
-    step: Callable[[Any], Awaitable[None]] | None = None
-
-
-async def _replay_ratings(conn: aiosqlite.Connection) -> None:
-    """Migration 9 on SQLite: every rating rebuilt from the stored games (:mod:`.rerate`)."""
-    game_rows = await conn.execute_fetchall(rerate.RATED_GAMES_SQL)
-    player_rows = await conn.execute_fetchall(rerate.RATED_PLAYERS_SQL)
-    games = rerate.rated_games(list(game_rows), list(player_rows), datetime.fromisoformat)
-    ratings, history = rerate.replayed_rows(games)
-    for statement in rerate.RESET_SQL:
-        await conn.execute(statement)
-    await conn.executemany(rerate.SET_RATING_SQL, ratings)
-    await conn.executemany(rerate.ADD_HISTORY_SQL, history)
-
-
-async def _backfill_seasons(conn: aiosqlite.Connection) -> None:
-    """Migration 10 on SQLite: the seasons of the games recorded before it
-    (:mod:`.season_backfill`)."""
-    games = await conn.execute_fetchall(season_backfill.RATED_GAMES_SQL)
-    rows = season_backfill.season_rows(
-        list(games),
-        datetime.fromisoformat,
-        lambda moment: moment.isoformat(),
-        datetime.now(UTC),
-    )
-    await conn.executemany(season_backfill.ADD_SEASON_SQL, rows)
-
+import bot.storage.migrations.m09_ratings as m09_ratings
+import bot.storage.migrations.m13_seasons as m13_seasons
+from bot.storage.migrations.base import Migration
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -316,7 +271,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ratings rebuilt from the stored games with Bradley-Terry-Full, which never ranks a "
         "shared place above a player who beat it",
         (),
-        _replay_ratings,
+        m09_ratings.sqlite_step,
     ),
     Migration(
         10,
@@ -374,7 +329,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             # A season board reads a server's rated games of a date range.
             "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
         ),
-        _backfill_seasons,
+        m13_seasons.sqlite_step,
     ),
 )
 

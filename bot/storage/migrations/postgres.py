@@ -3,13 +3,15 @@
 Why a mirror rather than one portable SQL list: the two dialects differ where it matters
 (identity columns, BIGINT for Discord ids, BOOLEAN flags, TIMESTAMPTZ times), and each store
 should have a natural schema. The rule that keeps them the same database is simple: migration
-*n* here means what migration *n* of :mod:`bot.storage.migrations` means (same tables, same
-columns), and the description is the same text. ``tests/storage/test_storage.py`` checks both (the
-numbers and descriptions, and the columns of a fresh database of each kind).
+*n* here means what migration *n* of :mod:`bot.storage.migrations.sqlite` means (same tables,
+same columns, the same Python step), and the description is the same text.
+``tests/storage/test_storage.py`` checks both (the numbers and descriptions, and the columns of
+a fresh database of each kind).
 
 To mirror a new SQLite migration *n*: append ``Migration(n, <same description>, (<PostgreSQL
 statements>,))`` to :data:`PG_MIGRATIONS`, translating INTEGER ids to BIGINT, 0/1 flags to
-BOOLEAN, REAL to DOUBLE PRECISION and time TEXT to TIMESTAMPTZ.
+BOOLEAN, REAL to DOUBLE PRECISION and time TEXT to TIMESTAMPTZ; a Python step's module
+(``mNN_*.py``) gives both stores' entry points.
 
 The version lives in a one-row table ``schema_version``; each step runs in its own
 transaction under an advisory lock, so two processes starting at once apply it once.
@@ -17,39 +19,15 @@ transaction under an advisory lock, so two processes starting at once apply it o
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-import bot.storage.rerate as rerate
-import bot.storage.season_backfill as season_backfill
-from bot.storage.migrations import MIGRATIONS as SQLITE_MIGRATIONS
-from bot.storage.migrations import Migration
-from bot.storage.statements import dollar_params
+import bot.storage.migrations.m09_ratings as m09_ratings
+import bot.storage.migrations.m13_seasons as m13_seasons
+from bot.storage.migrations.base import Migration
+from bot.storage.migrations.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 
 #: The advisory lock every migrating process takes (any constant works; this one is "rummy").
 MIGRATION_LOCK = 0x72756D6D79
-
-
-async def _replay_ratings(conn: Any) -> None:
-    """Migration 9 on PostgreSQL: every rating rebuilt from the stored games (:mod:`.rerate`)."""
-    game_rows = await conn.fetch(rerate.RATED_GAMES_SQL)
-    player_rows = await conn.fetch(rerate.RATED_PLAYERS_SQL)
-    games = rerate.rated_games(game_rows, player_rows, lambda moment: moment)
-    ratings, history = rerate.replayed_rows(games)
-    for statement in rerate.RESET_SQL:
-        await conn.execute(statement)
-    await conn.executemany(dollar_params(rerate.SET_RATING_SQL), ratings)
-    await conn.executemany(dollar_params(rerate.ADD_HISTORY_SQL), history)
-
-
-async def _backfill_seasons(conn: Any) -> None:
-    """Migration 10 on PostgreSQL: the seasons of the games recorded before it
-    (:mod:`.season_backfill`)."""
-    games = await conn.fetch(season_backfill.RATED_GAMES_SQL)
-    rows = season_backfill.season_rows(
-        games, lambda moment: moment, lambda moment: moment, datetime.now(UTC)
-    )
-    await conn.executemany(dollar_params(season_backfill.ADD_SEASON_SQL), rows)
 
 
 PG_MIGRATIONS: tuple[Migration, ...] = (
@@ -283,7 +261,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     # The same note as SQLite's migration 9, word for word.
-    Migration(9, SQLITE_MIGRATIONS[8].description, (), _replay_ratings),
+    Migration(9, SQLITE_MIGRATIONS[8].description, (), m09_ratings.postgres_step),
     Migration(
         10,
         SQLITE_MIGRATIONS[9].description,
@@ -327,7 +305,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX seasons_pending ON seasons (ends_at) WHERE NOT posted",
             "CREATE INDEX games_guild_ended ON games (guild_id, ended_at)",
         ),
-        _backfill_seasons,
+        m13_seasons.postgres_step,
     ),
 )
 
