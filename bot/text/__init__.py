@@ -5,8 +5,8 @@ English lives in plain dicts keyed by message id (each feature's ``words.py``, t
 parts of the project add a sentence without learning a tool. Other languages are gettext ``.po``
 files under ``bot/text/locales/<lang>/LC_MESSAGES/messages.po``, the format translators' tools
 (Poedit, Weblate, ``pybabel update``, ``msgmerge``) understand. Each entry's ``msgctxt`` is the
-message key and its ``msgid`` the English text, so a translator sees the English and a tool can
-merge a new template (``python -m bot.text.extract``) without losing work.
+message key and its ``msgid`` the English text, so a translator sees the English and a new
+template merges without losing work (``python -m bot.text.update`` writes and merges it).
 
 Plurals: an English message with a ``count`` parameter may have forms ``key[one]`` and
 ``key[other]`` (CLDR categories, chosen with Babel's plural rules). In a ``.po`` the same key is

@@ -1,10 +1,11 @@
 """The catalogues as CI sees them: French covers every English key with the same placeholders and
 every French plural category; the ``.po`` is a real gettext file built on the current English;
-the template script writes what ``pybabel update`` reads; and no sentence a player or an operator
-reads is written outside the catalogues.
+the template script writes a template Babel reads; and no sentence a player or an operator reads
+is written outside the catalogues (``test_update.py`` checks that the files are the output of
+``python -m bot.text.update``).
 
 When another branch adds an English sentence, the parity tests here fail until French has it:
-that is the point (run ``python -m bot.text.extract`` then ``pybabel update``, and translate).
+that is the point (run ``python -m bot.text.update``, and translate).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from babel.messages.pofile import read_po
 
 from bot.text import (
     ENGLISH,
+    LOCALES_DIR,
     TRANSLATIONS,
     load_translation,
     normalise,
@@ -29,7 +31,7 @@ from bot.text import (
     t,
     template,
 )
-from bot.text.extract import entries, main, template_catalog
+from bot.text.extract import HEADER, entries, main, template_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = entries(ENGLISH)
@@ -83,7 +85,8 @@ def test_french_plural_entries_have_every_cldr_category_of_french() -> None:
 
 def test_the_po_is_built_on_the_current_english() -> None:
     """Each French entry's msgid is today's English: a changed English sentence shows up here
-    (``pybabel update`` marks it fuzzy) instead of silently keeping a stale translation."""
+    (``python -m bot.text.update`` marks it fuzzy) instead of silently keeping a stale
+    translation."""
     by_key = {m.context: m for m in french_catalog() if m.context}
     stale = []
     for key, english in TEMPLATE.items():
@@ -143,7 +146,7 @@ def test_an_untranslated_entry_falls_back_to_english(tmp_path: Path) -> None:
     assert template("button.draw", "fr") == "Piocher"  # the shipped catalogue is untouched
 
 
-def test_extract_writes_a_template_pybabel_can_update_from(tmp_path: Path) -> None:
+def test_extract_writes_the_template_babel_reads(tmp_path: Path) -> None:
     out = tmp_path / "messages.pot"
     assert main(["--output", str(out)]) == 0
     with out.open("rb") as handle:
@@ -155,6 +158,16 @@ def test_extract_writes_a_template_pybabel_can_update_from(tmp_path: Path) -> No
     assert by_key["button.draw"].id == "Draw"
     assert "python-brace-format" in by_key["table.turn"].flags
     assert len(template_catalog()) == len(TEMPLATE)
+
+
+def test_extract_alone_writes_the_same_template_as_update(tmp_path: Path) -> None:
+    """``python -m bot.text.extract`` is kept for a tool that wants only the template: over the
+    committed one it changes nothing (its creation date is kept, not stamped)."""
+    out = tmp_path / "messages.pot"
+    committed = (LOCALES_DIR / "messages.pot").read_bytes()
+    out.write_bytes(committed)
+    assert main(["--output", str(out)]) == 0
+    assert out.read_bytes() == committed
 
 
 def test_the_po_ships_inside_the_package() -> None:
@@ -193,7 +206,10 @@ ALLOWED_FILES = {
 #: Single strings that look like prose but are input, not output.
 ALLOWED_STRINGS = {
     ("bot/features/stats/ui/leaderboard.py", "win rate"),  # a spelling players may type for the sort
-    ("bot/text/extract.py", "python -m bot.text.extract"),  # the script's program name
+    ("bot/text/extract.py", "python -m bot.text.extract"),  # the scripts' program names
+    ("bot/text/update.py", "python -m bot.text.update"),
+    # the template's header comment, for contributors opening messages.pot (English by design)
+    ("bot/text/extract.py", HEADER),
     # a developer command's usage line (the shipped palette)
     (
         "bot/render/__main__.py",
