@@ -1,4 +1,4 @@
-"""Chart speed and size: the score chart of a game's end and the rating chart of /rummy stats.
+"""Chart speed and size: the score chart of a game's end and the rating chart of /rummy-stats player.
 
 Budget (issue 26): every chart at most 30 KB and 20 ms to draw (median, PNG bytes included).
 Run it as a script; it prints the median wall and CPU time and the PNG size of each chart:

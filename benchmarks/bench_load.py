@@ -352,7 +352,7 @@ async def watch_replays(
     took = []
     while time.monotonic() < until:
         sent = time.monotonic()
-        handle = await emu.slash(watcher, channel, "rummy replay", table=table_id, round=1)
+        handle = await emu.slash(watcher, channel, "rummy-stats replay", table=table_id, round=1)
         answer = await handle.answer(timeout=120)
         assert answer.attachments, answer.content
         took.append(time.monotonic() - sent)

@@ -1,6 +1,6 @@
 """What a season board costs: it is never stored, every request rates the season's games again.
 
-Why: ``/rummy leaderboard season:current`` and its page buttons read the server's rated games of
+Why: ``/rummy-stats leaderboard season:current`` and its page buttons read the server's rated games of
 the range and fold them through openskill from scratch (:mod:`bot.features.seasons.service`), so the
 answer's time grows with the games of one season of one server. This script records ``--games``
 rated games of one month among ``--players`` players (duels and Basic tables of 3-4) through

@@ -45,7 +45,7 @@ from rummy_engine import Event
 log = logging.getLogger(__name__)
 
 #: Extensions (cogs) loaded at start, in order. Add a module path here to ship a cog.
-EXTENSIONS: tuple[str, ...] = ("cogs.rummy",)
+EXTENSIONS: tuple[str, ...] = ("cogs.surface",)
 
 #: Meta key prefix under which the hash of the last synced command tree is kept.
 COMMAND_HASH_KEY = "command_tree_hash"

@@ -190,7 +190,7 @@ def _rated_player(seat: int, user_id: int, name: str, won: bool) -> GamePlayerRe
 
 
 def rating_chart(locale: str) -> Scene:
-    """The rating chart /rummy stats shows for :data:`RATED_PLAYER`: a line per variant and
+    """The rating chart /rummy-stats player shows for :data:`RATED_PLAYER`: a line per variant and
     one for all variants, each at the numbers of its own games."""
     rebuilt = replay_ratings(rated_season())
     histories = []

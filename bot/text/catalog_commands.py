@@ -1,70 +1,22 @@
-"""English descriptions of the ``/rummy`` commands, their options and their choices.
+"""English words of the slash commands that no single feature owns: the top-level commands'
+descriptions (``cogs/surface.py`` lists them), and the choices and table options' values that
+several commands and menus show.
 
-Discord shows these in its command picker; they go through :func:`bot.text.t` like every
-sentence, and ``bot.ui.commands.CatalogueTranslator`` hands Discord the other languages. Command
-and option *names* are not here: they stay English identifiers (see ``bot/ui/commands.py``).
-Keys: ``command.<name>`` for a description, ``command.<name>.<option>`` for an option,
-``choice.<group>.<value>`` for a choice, ``option.<key>.<value>`` for a table option's value.
+A feature's own commands are described in its ``words.py`` (``command.<name>`` and
+``command.<name>.<option>``, the keys :func:`bot.ui.commands.leaf` derives from the names).
+Discord shows these in its command picker; :class:`bot.ui.commands.CatalogueTranslator` hands
+it the other languages. Names are not here: they stay English identifiers, typed as written in
+every language. Keys: ``choice.<group>.<value>`` for a choice, ``option.<key>.<value>`` for a
+table option's value.
 """
 
 from __future__ import annotations
 
 COMMANDS_EN: dict[str, str] = {
     "command.rummy": "Play rummy at this table",
-    "command.new": "Open a rummy table in this channel",
-    "command.new.variant": "Which rummy",
-    "command.new.mode": "1v1 or 2v2 (Basic: 2–6 players)",
-    "command.new.ace_mode": "Where the Ace goes in runs (Atlas)",
-    "command.new.discard_take": "Taking the top discard (51/71)",
-    "command.new.bar_in_1v1": "The +1 bar in 1v1 (51/71)",
-    "command.new.max_jokers_per_meld": "Jokers allowed in one meld (Atlas)",
-    "command.new.basic_rounds": "Rounds to play (Basic rummy)",
-    "command.new.turn_timer": "Minutes per turn (default: the bot's)",
-    "command.new.language": "Language of the table (default: the server's)",
-    "command.join": "Sit down at this channel's table",
-    "command.join.team": "The team to join (2v2)",
-    "command.leave": "Leave the lobby, or forfeit a running game",
-    "command.start": "Deal the first round (host)",
-    "command.cancel": "Close this table without a result (host or Manage Server)",
-    "command.kick": "Remove a player from the lobby (host)",
-    "command.kick.player": "The player to remove",
-    "command.computer": "Add or remove a computer player in the lobby (host)",
-    "command.computer.action": "Add or remove",
-    "command.computer.team": "The team it joins (2v2)",
-    "command.computer.strength": "How well it plays (default: normal)",
-    "command.hand": "See your hand (only you)",
-    "command.draw": "Draw from the stock or take the top discard",
-    "command.draw.source": "Where to draw from",
-    "command.lay": "Lay melds, e.g. \"7h 8h 9h | Qs Qd Qc\"",
-    "command.lay.melds": "Melds separated by |; JK is a joker; \"+3 10h\" adds to meld 3",
-    "command.add": "Add cards to a meld on the table",
-    "command.add.meld": "The meld's number (see the table)",
-    "command.add.cards": "Cards to add, e.g. 10h",
-    "command.add.end": "Which end of a run a joker goes to",
-    "command.hint": "A private suggestion for your turn",
-    "command.count": "Opening value and penalty of some cards",
-    "command.count.cards": "Melds as in /rummy lay, e.g. \"10s Js Qs | As\"",
-    "command.count.variant": "Whose scoring (default: this table's)",
-    "command.swap": "Give the card a joker stands for and take the joker",
-    "command.swap.meld": "The meld's number (see the table)",
-    "command.swap.card": "The card the joker stands for, e.g. 7h",
-    "command.discard": "Discard a card and end your turn",
-    "command.discard.card": "The card to discard, e.g. Qs",
-    "command.undo": "Put back the discard you took and draw from the stock",
-    "command.table": "Post the table again at the bottom of the channel",
-    "command.score": "Scores and round results of this game",
-    "command.rules": "The rules of a variant and of this table's options",
-    "command.rules.variant": "Which rummy (default: this table's)",
-    "command.prefs": "Your display: four-colour deck, hand order",
-    "command.prefs.four_colour": "♦ blue and ♣ green, for colour-blind players",
-    "command.prefs.sort": "Order of your hand",
-    "command.leaderboard": "The best players, by rating, wins or win rate",
-    "command.leaderboard.variant": "Which rummy (default: all)",
-    "command.leaderboard.scope": "This server or all servers",
-    "command.leaderboard.sort": "How to rank the players",
-    "command.stats": "A player's games, wins, rating and records",
-    "command.stats.player": "Whose statistics (default: yours)",
-    "command.stats.scope": "This server or all servers",
+    "command.rummy-stats": "Leaderboards, statistics, seasons and replays",
+    "command.rummy-learn": "The rules, and the score calculator",
+    "command.rummy-settings": "Your display, and a server's defaults of new tables",
     # choices
     "choice.mode.1v1": "1v1",
     "choice.mode.2v2": "2v2 (partners opposite)",

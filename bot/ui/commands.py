@@ -14,7 +14,7 @@ and the translator leaves them alone.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from discord import Locale, app_commands
@@ -23,6 +23,8 @@ from bot.text import DEFAULT_LOCALE, TRANSLATIONS, normalise, t
 
 V = TypeVar("V", str, int, float)
 T = TypeVar("T", bound=Any)
+#: A slash command as a feature declares it (a leaf of one of the bot's top-level commands).
+Leaf = app_commands.Command[Any, ..., Any]
 
 
 def text(key: str) -> app_commands.locale_str:
@@ -69,9 +71,32 @@ def plain(name: str, value: V) -> app_commands.Choice[V]:
     return app_commands.Choice(name=name, value=value)
 
 
-def describe_all(command: str, *options: str) -> Callable[[T], T]:
-    """``app_commands.describe`` with each option's text at ``command.<command>.<option>``."""
-    return app_commands.describe(**{name: text(f"command.{command}.{name}") for name in options})
+def leaf(name: str) -> Callable[[Callable[..., Any]], Leaf]:
+    """A slash command called ``name``: its description is the catalogue's ``command.<name>``
+    and each option's (every parameter after the interaction) ``command.<name>.<option>``.
+
+    Why: a command's name is written once, where it is declared, and its words live in its
+    feature's catalogue under keys derived from it, so no option can be left undescribed and
+    no key can drift from the name it describes (``tests/text/test_i18n.py`` checks every key
+    exists in every language).
+    """
+
+    def declare(callback: Callable[..., Any]) -> Leaf:
+        options = list(inspect.signature(callback).parameters)[1:]
+        described = app_commands.describe(
+            **{option: text(f"command.{name}.{option}") for option in options}
+        )(callback)
+        return app_commands.command(name=name, description=text(f"command.{name}"))(described)
+
+    return declare
+
+
+def group(name: str, leaves: Iterable[Leaf]) -> app_commands.Group:
+    """A top-level command ``name`` holding ``leaves``, described by ``command.<name>``."""
+    made = app_commands.Group(name=name, description=text(f"command.{name}"))
+    for command in leaves:
+        made.add_command(command)
+    return made
 
 
 def optional_choices(*names: str) -> Callable[[T], T]:

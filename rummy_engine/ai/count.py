@@ -1,4 +1,4 @@
-"""The score calculator (``/rummy count``): what some melds are worth toward an opening, and what
+"""The score calculator (``/rummy-learn count``): what some melds are worth toward an opening, and what
 the same cards would cost left in hand at the end of a round.
 
 It reads the notation of ``/rummy lay`` and refuses what laying would refuse, so a player can

@@ -1,6 +1,6 @@
 """The charts through SimCord: a whole game's end posts the score chart with the final result
 (the last round's summary, a message the bot posts anyway), a game ended by a player leaving
-shows it on the final table message, and /rummy stats answers with the rating chart after rated
+shows it on the final table message, and /rummy-stats player answers with the rating chart after rated
 games; every chart carries its alt text in the reader's language."""
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ async def test_the_final_result_carries_the_score_chart_and_stats_the_rating_cha
     final = table_message(world, table.id)
     assert [a.filename for a in final.attachments] == [f"table-{table.id}.png"]
 
-    stats = await alice.slash(world.channel, "rummy stats")
+    stats = await alice.slash(world.channel, "rummy-stats player")
     assert stats.response is not None
     (rating,) = stats.response.attachments
     assert rating.filename == f"rating-{alice.user.id}.png"
@@ -111,14 +111,14 @@ async def test_the_final_result_carries_the_score_chart_and_stats_the_rating_cha
     embed_dict = embed if isinstance(embed, dict) else embed.to_dict()
     assert embed_dict["image"]["url"] == f"attachment://{rating.filename}"
 
-    theirs = await bob.slash(world.channel, "rummy stats", player=world.players[2])
+    theirs = await bob.slash(world.channel, "rummy-stats player", player=world.players[2])
     assert theirs.response is not None and not theirs.response.attachments  # no rated game
 
 
 async def test_in_french_and_after_a_player_leaves_the_chart_is_on_the_final_table(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A French server: the table speaks French, and so does /rummy stats."""
+    """A French server: the table speaks French, and so does /rummy-stats player."""
     alice, bob = world.players[:2]
     speak(monkeypatch, world.env, {}, {world.guild.id: "fr"})
     await play_to_the_end_of_round_one(world)
@@ -134,7 +134,7 @@ async def test_in_french_and_after_a_player_leaves_the_chart_is_on_the_final_tab
     assert description.startswith("Graphique du total de chaque joueur après chaque manche.")
     assert "alice : 0, " in description and "Vainqueur : alice." in description
 
-    stats = await alice.slash(world.channel, "rummy stats")
+    stats = await alice.slash(world.channel, "rummy-stats player")
     assert stats.response is not None
     (rating,) = stats.response.attachments
     rows = await world.bot.store.get_player_stats(world.guild.id, alice.user.id)
@@ -179,7 +179,7 @@ async def test_stats_draws_every_rated_game_in_order(world: World) -> None:
         )
     history = await world.bot.store.rating_history(world.guild.id, "r51", alice.user.id, 10)
     assert len(history) == 3
-    stats = await alice.slash(world.channel, "rummy stats")
+    stats = await alice.slash(world.channel, "rummy-stats player")
     assert stats.response is not None
     (rating,) = stats.response.attachments
     values = ", ".join(str(round(c.after)) for c in reversed(history))

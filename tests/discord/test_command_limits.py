@@ -1,11 +1,12 @@
-"""The command tree the bot registers is one Discord accepts, in every language.
+"""The command tree the bot registers is one Discord accepts, in every language, with room left.
 
 Why: at start-up the bot registers its whole tree in one ``PUT /applications/{id}/commands``,
 and Discord refuses the whole request (50035) for one field over a limit, so on a fresh install no
-``/rummy`` appears at all. The payload here is built exactly as ``CommandTree.sync`` builds it
-(``_get_all_commands`` and ``get_translated_payload`` with the bot's own translator, which
-discord.py asks for every Discord locale) and checked with the emulator's model of Discord's
-limits (``tests/discord_emulator/command_limits.py``); the second half checks that model.
+command appears at all; and a top-level command at Discord's limits (25 children, 4,000
+characters) leaves the next feature no room. The payload is the real one
+(``tests/discord/command_surface.py``), checked with the emulator's model of Discord's limits
+(``tests/discord_emulator/command_limits.py``) and against the project's own lines; the second
+half checks that model.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.app import EXTENSIONS, RummyBot
-from bot.config import Settings
-from bot.storage import SqliteStore
 from bot.text import TRANSLATIONS
-from bot.ui.commands import CatalogueTranslator
+from tests.discord.command_surface import (
+    CHILDREN_MAX,
+    SIZE_MAX,
+    TOP_LEVEL_MAX,
+    heaviest,
+    registered_payload,
+    report,
+)
 from tests.discord_emulator.command_limits import (
-    COMMAND_SIZE_MAX,
     DESCRIPTION_MAX,
     LOCALES,
     bulk_overwrite_errors,
@@ -32,21 +36,6 @@ from tests.discord_emulator.command_limits import (
     flatten,
     invalid_form_body,
 )
-
-
-async def registered_payload(tmp_path: Path) -> list[dict[str, Any]]:
-    """What the bot's start-up sync would send Discord: its tree with every localisation."""
-    store = SqliteStore(tmp_path / "rummy.db")
-    bot = RummyBot(Settings(database=store.path, drawing_processes=0), store)
-    await bot.tree.set_translator(CatalogueTranslator())  # as setup_hook does
-    for name in EXTENSIONS:
-        await bot.load_extension(name)
-    translator = bot.tree.translator
-    assert translator is not None
-    return [
-        await command.get_translated_payload(bot.tree, translator)
-        for command in bot.tree._get_all_commands()
-    ]
 
 
 def texts_at(payload: Any, paths: list[str]) -> dict[str, Any]:
@@ -66,18 +55,31 @@ async def test_the_registered_tree_is_one_discord_accepts(tmp_path: Path) -> Non
     errors = bulk_overwrite_errors(payload)
     refused = flatten(errors)
     assert not errors, f"Discord would refuse: {refused}\n{texts_at(payload, list(refused))}"
+
+
+async def test_every_top_level_command_keeps_room_for_the_next_features(tmp_path: Path) -> None:
+    """At most 5 top-level commands, each at most 20 children and 3,400 characters in its
+    longest locale; a failure names the heaviest parts to move or shorten."""
+    payload = await registered_payload(tmp_path)
+    assert len(payload) <= TOP_LEVEL_MAX, report(payload)
     for command in payload:
-        assert command_size(command) <= COMMAND_SIZE_MAX
+        children, size = len(command.get("options") or ()), command_size(command)
+        where = f"/{command['name']}: heaviest {heaviest(command)}\n{report(payload)}"
+        assert children <= CHILDREN_MAX, f"{children} children; {where}"
+        assert size <= SIZE_MAX, f"{size} characters; {where}"
 
 
 async def test_the_payload_carries_every_language_of_the_catalogue(tmp_path: Path) -> None:
-    """So that the check above sees the localisations, not only the English."""
-    (rummy,) = await registered_payload(tmp_path)
+    """So that the checks above see the localisations, not only the English."""
+    payload = await registered_payload(tmp_path)
+    rummy = next(command for command in payload if command["name"] == "rummy")
     languages = {language for language in TRANSLATIONS if language != "en"}
     assert languages, "the catalogue has a language besides English"
     lay = next(option for option in rummy["options"] if option["name"] == "lay")
     melds = next(option for option in lay["options"] if option["name"] == "melds")
     assert set(melds["description_localizations"]) >= languages
+    for command in payload:
+        assert set(command["description_localizations"]) >= languages, command["name"]
 
 
 # ---------------------------------------------------------------- the model of Discord's limits

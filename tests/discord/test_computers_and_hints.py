@@ -1,6 +1,6 @@
 """Issue 12 on Discord: computer strengths chosen per seat reach the game, a human partners
 computers in 2v2 through a whole game, ``/rummy hint`` suggests only legal moves with the
-player's own cards (privately), and ``/rummy count`` answers RULES.md's scoring vectors."""
+player's own cards (privately), and ``/rummy-learn count`` answers RULES.md's scoring vectors."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ async def test_count_answers_the_rules_scoring_vectors(world: World) -> None:
     alice = world.players[0]
 
     async def count(**options: str) -> str:
-        answer = await alice.slash(world.channel, "rummy count", **options)
+        answer = await alice.slash(world.channel, "rummy-learn count", **options)
         assert answer.ephemeral
         return str(answer.response.content)
 

@@ -230,10 +230,13 @@ async def test_the_lobby_settings_switch_the_table_language(
 
 
 async def test_the_synced_command_tree_carries_french_everywhere(world: World) -> None:
-    """What Discord stored from the bot's sync: a ``fr`` description for /rummy, every
-    subcommand and every option, and a ``fr`` name for every choice (numbers excepted)."""
-    root = world.env.backend.find_command("rummy", None, type=1)
-    assert root is not None, "the bot synced /rummy"
+    """What Discord stored from the bot's sync: a ``fr`` description for every top-level
+    command, every subcommand and every option, and a ``fr`` name for every choice (numbers
+    excepted)."""
+    roots = [
+        world.env.backend.find_command(name, None, type=1)
+        for name in ("rummy", "rummy-stats", "rummy-learn", "rummy-settings")
+    ]
     checked = {"commands": 0, "options": 0, "choices": 0}
 
     def french(entry: Mapping[str, Any], field: str) -> str:
@@ -241,20 +244,24 @@ async def test_the_synced_command_tree_carries_french_everywhere(world: World) -
         assert localised.get("fr"), f"{entry.get('name')}: no fr {field}"
         return str(localised["fr"])
 
-    french(root, "description")
-    for command in root["options"]:
-        french(command, "description")
-        checked["commands"] += 1
-        for option in command.get("options", []):
-            french(option, "description")
-            checked["options"] += 1
-            for choice in option.get("choices", []):
-                if str(choice["name"]).isdigit():
-                    continue
-                french(choice, "name")
-                checked["choices"] += 1
-    assert checked["commands"] >= 20 and checked["options"] >= 20 and checked["choices"] >= 20
-    new = next(c for c in root["options"] if c["name"] == "new")
+    for root in roots:
+        assert root is not None, "the bot synced every top-level command"
+        french(root, "description")
+        for command in root["options"]:
+            french(command, "description")
+            checked["commands"] += 1
+            for option in command.get("options", []):
+                french(option, "description")
+                checked["options"] += 1
+                for choice in option.get("choices", []):
+                    if str(choice["name"]).isdigit():
+                        continue
+                    french(choice, "name")
+                    checked["choices"] += 1
+    assert checked["commands"] >= 25 and checked["options"] >= 20 and checked["choices"] >= 20
+    rummy = roots[0]
+    assert rummy is not None
+    new = next(c for c in rummy["options"] if c["name"] == "new")
     variant = next(o for o in new["options"] if o["name"] == "variant")
     names = {c["value"]: c["name_localizations"]["fr"] for c in variant["choices"]}
     assert names["r51"] == "Rami 51" and names["basic"] == "Rami classique"

@@ -211,7 +211,7 @@ async def open_french_table(world: World) -> None:
     """alice opens a Basic table, is refused a start alone, bob joins, a computer sits down,
     the host sets the timer and the rounds in the settings, and starts."""
     alice, bob = world.players[:2]
-    await bob.slash(world.channel, "rummy rules", variant="basic")
+    await bob.slash(world.channel, "rummy-learn rules", variant="basic")
     await alice.slash(world.channel, "rummy new", variant="basic", mode="basic")
     opened = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert opened is not None
@@ -226,8 +226,8 @@ async def open_french_table(world: World) -> None:
     assert added.acknowledged
     await set_option(world, "turn_timer", "1")
     await set_option(world, "basic_rounds", "2")
-    await alice.slash(world.channel, "rummy rules")
-    await alice.slash(world.channel, "rummy stats")
+    await alice.slash(world.channel, "rummy-learn rules")
+    await alice.slash(world.channel, "rummy-stats player")
     started = await alice.slash(world.channel, "rummy start")
     assert started.acknowledged
 
@@ -283,9 +283,9 @@ async def test_a_french_table_speaks_french_in_every_text(
     await play_french_game(world)
     await alice.slash(world.channel, "rummy score")
     for who in (alice, carol):
-        await alice.slash(world.channel, "rummy stats", player=who)
-    board = await bob.slash(world.channel, "rummy leaderboard")
-    await bob.slash(world.channel, "rummy leaderboard", scope="global", sort="wins")
+        await alice.slash(world.channel, "rummy-stats player", player=who)
+    board = await bob.slash(world.channel, "rummy-stats leaderboard")
+    await bob.slash(world.channel, "rummy-stats leaderboard", scope="global", sort="wins")
 
     leaks = reader.leaks(world)
     assert not leaks, "English in a French table's texts:\n" + "\n".join(leaks)

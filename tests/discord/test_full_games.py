@@ -54,6 +54,6 @@ async def test_whole_game(world: World, variant: str, mode: str, players: int) -
     assert table.record.version == len(await world.bot.store.list_moves(table.id))
     replayed = await world.bot.tables.replay(table.id)
     assert replayed.to_json() == game.to_json()
-    board = await world.players[0].slash(world.channel, "rummy leaderboard", variant=variant)
+    board = await world.players[0].slash(world.channel, "rummy-stats leaderboard", variant=variant)
     listed = str(board.response.embeds[0].to_dict())
     assert all(name in listed for name in ("alice", "bob"))

@@ -4,19 +4,18 @@ thread of its own."""
 
 from __future__ import annotations
 
-import discord
-from discord.ext import commands
+from pathlib import Path
 
 from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
 from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
-from cogs.rummy import RummyCog
 from rummy_engine import OPTION_SPECS
+from tests.discord.command_surface import registered_payload
 
 
-def test_new_offers_the_common_options_with_their_choices() -> None:
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    payload = RummyCog.new.to_dict(bot.tree)
-    options = {o["name"]: o for o in payload["options"]}
+async def test_new_offers_the_common_options_with_their_choices(tmp_path: Path) -> None:
+    (rummy,) = [c for c in await registered_payload(tmp_path) if c["name"] == "rummy"]
+    new = next(child for child in rummy["options"] if child["name"] == "new")
+    options = {o["name"]: o for o in new["options"]}
     common = {spec.key: spec.choices for spec in OPTION_SPECS if spec.common}
     assert set(options) == {"variant", "mode", "language", TIMER_KEY, THREAD_KEY, *common}
     for key, choices in {**common, TIMER_KEY: TIMER_CHOICES, THREAD_KEY: THREAD_CHOICES}.items():

@@ -291,7 +291,7 @@ async def test_autocomplete_offers_only_my_cards(world: World) -> None:
 async def test_rules_and_score(world: World) -> None:
     await scripted(world, "r71", "1v1", R51_HANDS)
     alice = world.players[0]
-    rules = await alice.slash(world.channel, "rummy rules")
+    rules = await alice.slash(world.channel, "rummy-learn rules")
     assert rules.ephemeral and "71 points counted without jokers" in rules.response.content
     score = await alice.slash(world.channel, "rummy score")
     assert "alice: 0/251" in score.response.content

@@ -1,5 +1,5 @@
 """The real bot opens a database whose ratings were stored under Plackett-Luce: its start-up
-runs migration 9, and `/rummy leaderboard` shows the corrected board (issue 23, item 2)."""
+runs migration 9, and `/rummy-stats leaderboard` shows the corrected board (issue 23, item 2)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ async def simcord_bot(db_path: Path) -> RummyBot:
 
 async def test_the_leaderboard_shows_the_corrected_board(world: World) -> None:
     result = await world.players[0].slash(
-        world.channel, "rummy leaderboard", variant="basic", scope="global"
+        world.channel, "rummy-stats leaderboard", variant="basic", scope="global"
     )
     assert result.response is not None
     (embed,) = result.response.embeds

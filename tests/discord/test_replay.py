@@ -1,4 +1,4 @@
-"""Replays through SimCord: the Replay button of a round summary and ``/rummy replay`` answer
+"""Replays through SimCord: the Replay button of a round summary and ``/rummy-stats replay`` answer
 privately with the same GIF (with its alt text); a running round is refused in a sentence; the
 step-through's ◀ ▶ edit their own message through the press (no bot-token call) and show a
 hand only to a player of the game, their own; a new bot on the same database file replays a
@@ -98,13 +98,13 @@ async def test_replay_button_and_command_give_the_same_gif_and_a_running_round_i
     assert f"table #{table.id}" in alt and "round 1" in alt and f"in {count} frames" in alt
     assert "Totals:" in alt and len(alt) <= 1024
 
-    typed = await carol.slash(world.channel, "rummy replay", table=table.id, round=1)
+    typed = await carol.slash(world.channel, "rummy-stats replay", table=table.id, round=1)
     again, _ = await gif_of(typed)
     assert again == data, "the same log gives the same bytes"
-    last = await carol.slash(world.channel, "rummy replay")
+    last = await carol.slash(world.channel, "rummy-stats replay")
     assert (await gif_of(last))[0] == data, "by default the last round over, of this channel"
 
-    running = await carol.slash(world.channel, "rummy replay", round=2)
+    running = await carol.slash(world.channel, "rummy-stats replay", round=2)
     assert running.ephemeral and running.response.content == RUNNING.format(table=table.id)
     assert not running.response.attachments
 
@@ -173,7 +173,7 @@ async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
     await old.close()
     pressed = await carol.click(round_summary(world, 1), label="Replay")
     assert (await gif_of(pressed))[0] == before
-    typed = await carol.slash(world.channel, "rummy replay", table=table.id, round=1)
+    typed = await carol.slash(world.channel, "rummy-stats replay", table=table.id, round=1)
     assert (await gif_of(typed))[0] == before
 
     # the game goes on to its end: the final table's Replay shows the whole game
@@ -196,15 +196,15 @@ async def test_a_new_bot_on_the_same_database_replays_a_round_finished_before(
             alone.seek(index)
             shown = image.convert("RGB").crop((0, 0, *alone.size))
             assert shown.tobytes() == alone.convert("RGB").tobytes()
-    # the game is over, so the channel has no open table: /rummy replay asks which one
-    unnamed = await carol.slash(world.channel, "rummy replay")
+    # the game is over, so the channel has no open table: /rummy-stats replay asks which one
+    unnamed = await carol.slash(world.channel, "rummy-stats replay")
     assert unnamed.ephemeral and unnamed.response.content == (
         "This channel has no open table: name the one to replay with the table option (its "
         "number is in the table's title)."
     )
     other = world.env.create_guild("Other Club")
     mallory = other.add_member(world.env.create_user("mallory"))
-    away = await mallory.slash(other.create_text_channel("cards"), "rummy replay", table=table.id)
+    away = await mallory.slash(other.create_text_channel("cards"), "rummy-stats replay", table=table.id)
     assert away.ephemeral and away.response.content == f"There is no table #{table.id}."
-    named = await carol.slash(world.channel, "rummy replay", table=table.id)
+    named = await carol.slash(world.channel, "rummy-stats replay", table=table.id)
     assert (await gif_of(named))[1].filename == f"replay-{table.id}-2.gif", "its last round"

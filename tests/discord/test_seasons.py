@@ -1,6 +1,6 @@
 """SimCord tests of seasons on the real bot and its real ``/rummy`` cog, on both stores:
-``/rummy leaderboard season:…`` shows a season's board (all-time stays the default),
-``/rummy season`` changes the schedule for Manage Server only, and a season's end posts its
+``/rummy-stats leaderboard season:…`` shows a season's board (all-time stays the default),
+``/rummy-stats season`` changes the schedule for Manage Server only, and a season's end posts its
 final standings as a picture exactly once, also when the bot was down at that moment."""
 
 from __future__ import annotations
@@ -103,21 +103,21 @@ async def test_season_boards_beside_the_all_time_board(world: World) -> None:
     calls = len(world.env.http_requests)
     await seed(world)
     assert len(world.env.http_requests) == calls, "recording a game's season calls no Discord"
-    default = await world.alice.slash(world.channel, "rummy leaderboard")
+    default = await world.alice.slash(world.channel, "rummy-stats leaderboard")
     assert embed_of(default.response)["title"] == "Leaderboard · All variants · This server"
-    current = await world.alice.slash(world.channel, "rummy leaderboard", season="current")
+    current = await world.alice.slash(world.channel, "rummy-stats leaderboard", season="current")
     assert not current.ephemeral
     embed = embed_of(current.response)
     assert embed["title"] == "Leaderboard · All variants · This season (2026-01-01 – 2026-01-31)"
     lines = embed["description"].splitlines()
     assert lines[2].startswith("`#1` __alice__ · ") and lines[2].endswith(" · 3 · 2 · 67%")
     assert lines[3].startswith("`#2` bob · ") and lines[3].endswith(" · 3 · 1 · 33%")
-    previous = await world.alice.slash(world.channel, "rummy leaderboard", season="previous")
+    previous = await world.alice.slash(world.channel, "rummy-stats leaderboard", season="previous")
     embed = embed_of(previous.response)
     assert embed["title"].endswith("Season 2025-12-01 – 2025-12-31")
     assert embed["description"] == "Nobody played a rated game in this season yet."
     refused = await world.alice.slash(
-        world.channel, "rummy leaderboard", season="current", scope="global"
+        world.channel, "rummy-stats leaderboard", season="current", scope="global"
     )
     assert refused.ephemeral
     assert refused.response.content == (
@@ -128,23 +128,23 @@ async def test_season_boards_beside_the_all_time_board(world: World) -> None:
 async def test_only_manage_server_changes_the_seasons(world: World) -> None:
     await seed(world)
     for options in ({"restart": True}, {"length": "7d"}):
-        refused = await world.alice.slash(world.channel, "rummy season", **options)
+        refused = await world.alice.slash(world.channel, "rummy-stats season", **options)
         assert refused.ephemeral
         assert refused.response.content == (
             "Only a member with Manage Server can change the seasons."
         )
-    seen = await world.alice.slash(world.channel, "rummy season")
+    seen = await world.alice.slash(world.channel, "rummy-stats season")
     assert seen.ephemeral and seen.response.content.startswith(
         "This season runs from 2026-01-01 to 2026-01-31 (it ends <t:1769904000:R>). "
         "The seasons after it last a calendar month (UTC)."
     )
-    changed = await world.admin.slash(world.channel, "rummy season", length="7d")
+    changed = await world.admin.slash(world.channel, "rummy-stats season", length="7d")
     assert changed.response.content == (
         "From the next season on, seasons last 7 days; this one still ends <t:1769904000:R>."
     )
     assert standings_posts(world) == []
     await world.env.advance_time(DAY / 2)  # noon: a restart's dates carry their time
-    restarted = await world.admin.slash(world.channel, "rummy season", restart=True)
+    restarted = await world.admin.slash(world.channel, "rummy-stats season", restart=True)
     assert restarted.ephemeral and restarted.response.content.startswith(
         "A new season starts now and runs until 2026-01-08 12:00 UTC;"
     )
@@ -158,7 +158,7 @@ async def test_only_manage_server_changes_the_seasons(world: World) -> None:
         "Final standings of the season from 2026-01-01 to 2026-01-01 12:00 UTC, best first: "
         "1. alice: rating "
     )
-    current = await world.alice.slash(world.channel, "rummy leaderboard", season="current")
+    current = await world.alice.slash(world.channel, "rummy-stats leaderboard", season="current")
     assert embed_of(current.response)["description"] == (
         "Nobody played a rated game in this season yet."
     ), "the new season starts fresh"
@@ -228,7 +228,7 @@ async def test_season_pages_turn_after_a_restart(world: World, store_url: str | 
     members = [world.guild.add_member(world.env.create_user(f"p{n}")) for n in range(12)]
     for winner, loser in zip(members[::2], members[1::2], strict=True):
         await play(world, winner, loser)
-    board = await world.alice.slash(world.channel, "rummy leaderboard", season="current")
+    board = await world.alice.slash(world.channel, "rummy-stats leaderboard", season="current")
     first = embed_of(board.response)
     assert first["footer"]["text"].startswith("Page 1/2 · 12 players")
     old = world.bot

@@ -25,7 +25,7 @@ async def test_a_whole_game_is_on_the_current_season_board(world: World) -> None
     store = world.bot.store
     (season,) = await store.season_rows(world.guild.id)
     assert season.channel_id == world.channel.id and not season.posted
-    board = await world.players[1].slash(world.channel, "rummy leaderboard", season="current")
+    board = await world.players[1].slash(world.channel, "rummy-stats leaderboard", season="current")
     embed = board.response.embeds[0].to_dict()
     assert embed["title"].startswith("Leaderboard · All variants · This season (")
     all_time = await store.leaderboard_page(world.guild.id, ALL_VARIANTS, "rating", 0, 10)

@@ -58,17 +58,17 @@ async def test_the_start_answer_points_to_where_the_table_is(world: World) -> No
 
 
 async def test_rules_at_a_table_say_which_options_it_plays(world: World) -> None:
-    """No circular pointer to /rummy rules from /rummy rules: a table on the standard options
+    """No circular pointer to /rummy-learn rules from /rummy-learn rules: a table on the standard options
     says so; one with changed options lists them."""
     alice, bob = world.players[:2]
     await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1")
-    standard = (await alice.slash(world.channel, "rummy rules")).response.content
+    standard = (await alice.slash(world.channel, "rummy-learn rules")).response.content
     last = standard.splitlines()[-1]
     assert last == "This table plays with the standard options.", last
-    assert "/rummy rules" not in standard
+    assert "/rummy-learn rules" not in standard
     await alice.slash(world.channel, "rummy cancel")
     await alice.slash(world.channel, "rummy new", variant="r51", mode="1v1", bar_in_1v1="off")
-    changed = (await bob.slash(world.channel, "rummy rules")).response.content
+    changed = (await bob.slash(world.channel, "rummy-learn rules")).response.content
     assert changed.splitlines()[-1] == "Table options: +1 bar in 1v1: off", changed
 
 

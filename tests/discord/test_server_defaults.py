@@ -1,4 +1,4 @@
-"""Server defaults through SimCord: ``/rummy server`` is for Manage Server only; an admin sets the
+"""Server defaults through SimCord: ``/rummy-settings server`` is for Manage Server only; an admin sets the
 server's defaults, then a channel's override; ``/rummy new`` in each channel inherits the right
 ones (variant may be left out) and its lobby says so; the lobby's Settings change that table
 only; the defaults survive a restart. Runs on both stores."""
@@ -61,10 +61,10 @@ def lobby_message(world: World, channel: Any) -> discord.Message:
 
 async def test_only_manage_server_opens_the_panel_and_presses(world: World) -> None:
     alice = world.players[0]
-    refused = await alice.slash(world.channel, "rummy server")
+    refused = await alice.slash(world.channel, "rummy-settings server")
     assert refused.ephemeral and refused.response.content == REFUSED
     admin = admin_of(world)
-    panel = await admin.slash(world.channel, "rummy server")
+    panel = await admin.slash(world.channel, "rummy-settings server")
     assert panel.ephemeral and "Defaults of new tables on this server" in panel.response.content
     # the panel lists every default, built from the data (every engine option included)
     listed = [o["value"] for o in select_options(panel.response)]
@@ -94,7 +94,7 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     other = world.guild.create_text_channel("rummy-71")
 
     calls = crash_at(world.bot, None)  # bot-token REST calls, counted (none made to fail)
-    panel = await admin.slash(world.channel, "rummy server")
+    panel = await admin.slash(world.channel, "rummy-settings server")
     await set_default(admin, panel.response, "variant", "r51")
     await set_default(admin, panel.response, "ace_mode", "wrap")
     await set_default(admin, panel.response, "turn_timer", "5")
@@ -107,7 +107,7 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
     assert "Thread per game: yes, Ace: wraps round" in content
 
     # the channel's own: another variant and timer, the server's ace kept
-    in_other = await admin.slash(other, "rummy server")
+    in_other = await admin.slash(other, "rummy-settings server")
     await admin.click(in_other.response, label="This channel")
     assert f"Defaults of new tables in <#{other.id}>" in in_other.response.content
     await admin.select(in_other.response, values=["turn_timer"])
@@ -188,7 +188,7 @@ async def test_server_then_channel_defaults_are_inherited_shown_and_kept(
 async def test_lobby_settings_change_only_that_table(world: World) -> None:
     alice = world.players[0]
     admin = admin_of(world)
-    panel = await admin.slash(world.channel, "rummy server")
+    panel = await admin.slash(world.channel, "rummy-settings server")
     await set_default(admin, panel.response, "variant", "r51")
     await set_default(admin, panel.response, "ace_mode", "wrap")
     await set_default(admin, panel.response, "discard_take", "free")
@@ -221,7 +221,7 @@ async def test_without_a_default_variant_new_asks_for_one_and_unset_clears(world
     )
     assert await world.bot.tables.in_channel(world.guild.id, world.channel.id) is None
     admin = admin_of(world)
-    panel = await admin.slash(world.channel, "rummy server")
+    panel = await admin.slash(world.channel, "rummy-settings server")
     await set_default(admin, panel.response, "variant", "basic")
     await set_default(admin, panel.response, "mode", "2v2")
     await set_default(admin, panel.response, "variant", "unset")
@@ -239,12 +239,12 @@ async def test_the_panel_and_its_refusal_speak_french(
     admin = admin_of(world)
     users = {alice.user.id: "fr", admin.user.id: "fr"}
     speak(monkeypatch, world.env, users, {world.guild.id: "fr"})
-    refused = await alice.slash(world.channel, "rummy server")
+    refused = await alice.slash(world.channel, "rummy-settings server")
     assert refused.response.content == (
         "Seuls les membres ayant la permission Gérer le serveur peuvent choisir les réglages par "
         "défaut des nouvelles tables."
     )
-    panel = await admin.slash(world.channel, "rummy server")
+    panel = await admin.slash(world.channel, "rummy-settings server")
     await admin.click(panel.response, label="Ce salon")
     await set_default(admin, panel.response, "thread", "yes")
     content = panel.response.content

@@ -1,5 +1,5 @@
-"""SimCord tests of /rummy leaderboard, /rummy stats and the persistent page buttons, on the
-real bot and its real ``/rummy`` cog (``cogs/rummy.py``): the commands as registered, the
+"""SimCord tests of /rummy-stats leaderboard, /rummy-stats player and the persistent page buttons,
+on the real bot and its real commands (``cogs/surface.py``): the commands as registered, the
 statistics service start-up builds (``bot.stats``), the page buttons it registers so old pages
 still turn after a restart."""
 
@@ -109,7 +109,7 @@ def buttons_of(message: Any) -> dict[str, dict[str, Any]]:
 
 async def test_leaderboard_pages_and_callers_position(world: World) -> None:
     await seed(world)
-    result = await world.alice.slash(world.channel, "rummy leaderboard", sort="wins")
+    result = await world.alice.slash(world.channel, "rummy-stats leaderboard", sort="wins")
     assert result.response is not None and not result.ephemeral
     embed = embed_of(result.response)
     assert embed["title"] == "Leaderboard · All variants · This server"
@@ -142,7 +142,7 @@ async def test_leaderboard_pages_and_callers_position(world: World) -> None:
 
 
 async def test_empty_global_leaderboard(world: World) -> None:
-    result = await world.alice.slash(world.channel, "rummy leaderboard", scope="global")
+    result = await world.alice.slash(world.channel, "rummy-stats leaderboard", scope="global")
     assert result.response is not None
     embed = embed_of(result.response)
     assert embed["title"] == "Leaderboard · All variants · All servers"
@@ -156,7 +156,7 @@ async def test_empty_global_leaderboard(world: World) -> None:
 
 async def test_stats_command_for_self_and_another_player(world: World) -> None:
     await seed(world)
-    mine = await world.alice.slash(world.channel, "rummy stats")
+    mine = await world.alice.slash(world.channel, "rummy-stats player")
     assert mine.response is not None
     embed = embed_of(mine.response)
     assert embed["title"] == "Statistics · alice"
@@ -165,14 +165,14 @@ async def test_stats_command_for_self_and_another_player(world: World) -> None:
     assert fields["Rummy 51"].startswith("Games **1** · Wins **0** · Win rate **0%**")
     assert "Rating **" in fields["Rummy 51"] and "?** · trend **−" in fields["Rummy 51"]
 
-    theirs = await world.alice.slash(world.channel, "rummy stats", player=world.bob)
+    theirs = await world.alice.slash(world.channel, "rummy-stats player", player=world.bob)
     assert theirs.response is not None
     bob_fields = {f["name"]: f["value"] for f in embed_of(theirs.response)["fields"]}
     assert "Wins **1** · Win rate **100%**" in bob_fields["Rummy 51"]
     assert "trend **+" in bob_fields["Rummy 51"]
 
     nobody = await world.bob.slash(
-        world.channel, "rummy stats", player=world.guild.add_member(world.env.create_user("carl"))
+        world.channel, "rummy-stats player", player=world.guild.add_member(world.env.create_user("carl"))
     )
     assert nobody.response is not None
     assert embed_of(nobody.response)["description"] == "carl has no recorded games here yet."
@@ -180,7 +180,7 @@ async def test_stats_command_for_self_and_another_player(world: World) -> None:
 
 async def test_page_button_works_after_a_restart(world: World, db_path: Path) -> None:
     await seed(world)
-    posted = await world.alice.slash(world.channel, "rummy leaderboard", sort="wins")
+    posted = await world.alice.slash(world.channel, "rummy-stats leaderboard", sort="wins")
     assert posted.response is not None
 
     old = world.env.bot

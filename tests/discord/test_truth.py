@@ -198,7 +198,7 @@ async def test_long_or_hostile_input_gets_a_short_clean_refusal(
 async def test_a_member_that_cannot_be_resolved_gets_a_sentence(world: World) -> None:
     alice = world.players[0]
     stranger = world.env.create_user("stranger")  # not a member of this server
-    result = await alice.slash(world.channel, "rummy stats", player=stranger)
+    result = await alice.slash(world.channel, "rummy-stats player", player=stranger)
     assert result.ephemeral
     assert "cannot find the member" in result.response.content
 

@@ -99,7 +99,7 @@ def command_size(command: Mapping[str, Any]) -> int:
     return (
         _longest(command, "name")
         + _longest(command, "description")
-        + sum(_option_size(option) for option in command.get("options") or ())
+        + sum(option_size(option) for option in command.get("options") or ())
     )
 
 
@@ -117,11 +117,11 @@ def flatten(errors: Errors, path: Path = ()) -> dict[str, list[str]]:
 # ---------------------------------------------------------------- the checks
 
 
-def _option_size(option: Mapping[str, Any]) -> int:
+def option_size(option: Mapping[str, Any]) -> int:
     size = _longest(option, "name") + _longest(option, "description")
     for choice in option.get("choices") or ():
         size += _longest(choice, "name") + len(str(choice.get("value", "")))
-    return size + sum(_option_size(sub) for sub in option.get("options") or ())
+    return size + sum(option_size(sub) for sub in option.get("options") or ())
 
 
 def _longest(entry: Mapping[str, Any], field: str) -> int:

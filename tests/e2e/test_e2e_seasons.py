@@ -58,15 +58,15 @@ async def test_last_months_standings_are_posted_once_across_restarts(tmp_path: P
             assert "1. alice: rating " in picture.description
             assert "2. bob: rating " in picture.description
             previous = await (
-                await emu.slash(bob, channel, "rummy leaderboard", season="previous")
+                await emu.slash(bob, channel, "rummy-stats leaderboard", season="previous")
             ).answer()
             assert "alice" in previous.text() and "bob" in previous.text()
             current = await (
-                await emu.slash(bob, channel, "rummy leaderboard", season="current")
+                await emu.slash(bob, channel, "rummy-stats leaderboard", season="current")
             ).answer()
             assert "Nobody played a rated game in this season yet." in current.text()
         async with emu.running(make_bot(db)) as bot:
             assert await bot.seasons.dispatcher.run_due() == 0  # type: ignore[attr-defined]
-            shown = await (await emu.slash(alice, channel, "rummy season")).answer()
+            shown = await (await emu.slash(alice, channel, "rummy-stats season")).answer()
             assert shown.ephemeral and shown.content.startswith("This season runs from ")
         assert len(posts()) == 1

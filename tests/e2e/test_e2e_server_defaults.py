@@ -42,14 +42,14 @@ async def test_defaults_set_in_the_panel_open_the_tables_after_a_restart(tmp_pat
         french = emu.add_text_channel(guild, "rami")
         db = tmp_path / "rummy.db"
         async with emu.running(make_bot(db)):
-            panel = await (await emu.slash(owner, lounge, "rummy server")).answer()
+            panel = await (await emu.slash(owner, lounge, "rummy-settings server")).answer()
             assert panel.ephemeral and "on this server" in panel.content
             for key, value in (("variant", "basic"), ("basic_rounds", "2")):
                 panel = await press(emu, owner, panel, "defkey:s", key)
                 panel = await press(emu, owner, panel, f"defval:s_{key}", value)
             assert "Set here: Variant: Basic rummy, Rounds: 2" in panel.content
 
-            other = await (await emu.slash(owner, french, "rummy server")).answer()
+            other = await (await emu.slash(owner, french, "rummy-settings server")).answer()
             other = await press(emu, owner, other, "defscope:c", None)
             other = await press(emu, owner, other, "defkey:c", "language")
             other = await press(emu, owner, other, "defval:c_language", "fr")

@@ -145,7 +145,7 @@ async def test_two_shard_processes_share_one_database(
 
             for channel, seats in ((here, seats_here), (there, seats_there)):
                 await (await emu.slash(seats[0], channel, "rummy leave")).followups(1)
-            board = await emu.slash(carol, there, "rummy leaderboard", scope="global")
+            board = await emu.slash(carol, there, "rummy-stats leaderboard", scope="global")
             shown = (await board.followups(1))[0]
             text = shown.content + json.dumps([e for e in shown.embeds])
             assert all(name in text for name in ("alice", "bob", "carol", "dave")), text

@@ -105,7 +105,7 @@ def test_the_build_context_leaves_out_secrets_databases_and_local_files(tmp_path
         "rummy_discord.egg-info/PKG-INFO",
     ]
     needed = ["pyproject.toml", "README.md", "bot/cli.py", "bot/render/assets/font.ttf",
-              "cogs/rummy.py", "rummy_engine/game.py", ".env.example"]
+              "cogs/surface.py", "rummy_engine/game.py", ".env.example"]
     for name in planted + needed:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x")

@@ -1,6 +1,8 @@
 """The architecture as rules on the import graph (TYPE_CHECKING imports included): the engine is
-a pure library, services and storage never speak Discord, nothing points back up to the Discord
-layer or the cogs, and there is no import circle anywhere in the bot."""
+a pure library; the shared parts (storage, text, render, services, ui) never import a feature;
+inside each feature, services and stores never speak Discord (only its ``ui/`` and its
+``commands`` do); nothing points back up to the cogs or start-up; and there is no import circle
+anywhere in the bot."""
 
 from __future__ import annotations
 
@@ -51,10 +53,40 @@ def test_the_engine_is_a_pure_library(module: str) -> None:
         assert not imports(module, outside), f"{module} imports {imports(module, outside)}"
 
 
-@pytest.mark.parametrize("module", [*modules("bot.services"), *modules("bot.storage"), *modules("bot.render"), *modules("bot.text")])
+SHARED = ("bot.services", "bot.storage", "bot.render", "bot.text", "bot.ui")
+
+
+def discord_side(module: str) -> bool:
+    """A feature's Discord side: its ``ui`` package and its ``commands`` module."""
+    parts = module.split(".")
+    return parts[:2] == ["bot", "features"] and len(parts) > 3 and parts[3] in ("ui", "commands")
+
+
+#: Below Discord: the shared parts that never speak it, and every feature's services and store.
+SILENT = [
+    *(m for prefix in SHARED if prefix != "bot.ui" for m in modules(prefix)),
+    *(m for m in modules("bot.features") if not discord_side(m)),
+]
+
+
+@pytest.mark.parametrize("module", SILENT)
 def test_below_the_discord_layer_nothing_speaks_discord(module: str) -> None:
-    for above in ("discord", "bot.ui", "cogs", "bot.app"):
-        assert not imports(module, above), f"{module} imports {imports(module, above)}"
+    above = ["discord", "bot.ui", "cogs", "bot.app"]
+    above += [m for m in GRAPH if discord_side(m)]
+    found = [i for prefix in above for i in imports(module, prefix)]
+    assert not found, f"{module} imports {found}"
+
+
+@pytest.mark.parametrize("module", [m for prefix in SHARED for m in modules(prefix)])
+def test_the_shared_parts_never_import_a_feature(module: str) -> None:
+    found = imports(module, "bot.features")
+    assert not found, f"{module} imports {found}"
+
+
+@pytest.mark.parametrize("module", modules("bot.render"))
+def test_the_renderer_imports_nothing_above_it(module: str) -> None:
+    found = [i for i in imports(module, "bot") if not i.startswith(("bot.render", "bot.memory"))]
+    assert not found, f"{module} imports {found}"
 
 
 @pytest.mark.parametrize("module", [m for m in GRAPH if not m.startswith("cogs")])

@@ -1,4 +1,4 @@
-"""The words of /rummy hint and /rummy count, built from the engine's findings (no Discord)."""
+"""The words of /rummy hint and /rummy-learn count, built from the engine's findings (no Discord)."""
 
 from __future__ import annotations
 

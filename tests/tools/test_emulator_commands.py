@@ -105,8 +105,11 @@ async def test_the_bots_real_tree_registers_through_the_emulator(tmp_path: Path)
         async with emu.running(bot):
             assert emu.refused_commands == []
             ((scope, sent),) = emu.sync_calls
-            (rummy,) = emu.synced_commands()
-            assert scope is None and rummy["name"] == "rummy" and len(sent) == 1
+            synced = emu.synced_commands()
+            names = [command["name"] for command in synced]
+            assert names == ["rummy", "rummy-stats", "rummy-learn", "rummy-settings"]
+            assert scope is None and len(sent) == len(synced)
+            rummy = synced[0]
             lay = next(option for option in rummy["options"] if option["name"] == "lay")
             (melds,) = (option for option in lay["options"] if option["name"] == "melds")
             assert melds["description"] == t("command.lay.melds")

@@ -1,4 +1,4 @@
-"""Server and channel defaults of new tables: what ``/rummy server`` sets and ``/rummy new`` uses.
+"""Server and channel defaults of new tables: what ``/rummy-settings server`` sets and ``/rummy new`` uses.
 
 Why described as data (:data:`DEFAULT_SPECS`): the panel that sets them, the check of a stored
 value and the resolution for a new table all walk the same list, so a table option added to the

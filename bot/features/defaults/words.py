@@ -7,7 +7,7 @@ Keys are prefixed by what they belong to, so they cannot collide with another fe
 from __future__ import annotations
 
 WORDS: dict[str, str] = {
-    "defaults.command": "Defaults of new tables (Manage Server)",
+    "command.server": "Defaults of new tables (Manage Server)",
     "defaults.manage_only": "Only members with the Manage Server permission can set the defaults of new tables.",
     "defaults.no_variant": "Choose a variant: no default variant is set for this channel or server.",
     "defaults.bad_key": "There is no default called {key}.",
@@ -44,4 +44,6 @@ WORDS: dict[str, str] = {
     "defaults.unset_choice.c_value": "Not set (follow the server: {value})",
     "defaults.lobby.server": "Server defaults: {items}",
     "defaults.lobby.channel": "This channel's defaults: {items}",
+    # -- Slash commands: ``command.<name>`` describes one, ``command.<name>.<option>`` an option
+
 }

@@ -46,7 +46,7 @@ class Action(StrEnum):
     ABSENT_WAIT = "abswait"
     ABSENT_END = "absend"
     PLAY_AGAIN = "again"
-    # /rummy server's private panel (the table field of the custom_id is 0; the arg names the
+    # /rummy-settings server's private panel (the table field of the custom_id is 0; the arg names the
     # scope, ``s`` the server or ``c`` the channel the panel was opened in, then the key)
     DEFAULTS_SCOPE = "defscope"
     DEFAULTS_CLEAR = "defclear"

@@ -1,4 +1,4 @@
-"""The private suggestion of ``/rummy hint`` and the score calculator of ``/rummy count``, in
+"""The private suggestion of ``/rummy hint`` and the score calculator of ``/rummy-learn count``, in
 words. The engine decides (:func:`rummy_engine.ai.hint`, :func:`rummy_engine.ai.count`); this
 module only writes what it found, naming cards in the notation players type and see.
 
@@ -97,7 +97,7 @@ def _discard_lines(advice: Hint, locale: str) -> list[str]:
 
 
 def count_text(cards: str, rules: Rules, locale: str) -> str:
-    """``/rummy count``: the opening value of the melds and what the cards cost in hand.
+    """``/rummy-learn count``: the opening value of the melds and what the cards cost in hand.
 
     The engine reads the same notation as ``/rummy lay`` and raises the same refusals."""
     result = count(cards, rules)

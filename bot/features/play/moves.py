@@ -3,7 +3,7 @@
 A builder receives the game and the caller's seat and returns the engine action (or a refusal);
 the table service calls it under the table lock, so it always sees the current position.
 Lay notation is the engine's own (:func:`rummy_engine.parse_lay`): the bot never reads it
-itself, so ``/rummy lay``, ``/rummy count`` and game logs agree on what a text means.
+itself, so ``/rummy lay``, ``/rummy-learn count`` and game logs agree on what a text means.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ WORDS: dict[str, str] = {
     "replay.not_finished": "Round {round} of table {table} is still being played: its replay is drawn once the round is over.",
     "replay.no_round": "Table {table} has no finished round {round}; its finished rounds are 1 to {last}.",
     "replay.which_table": "This channel has no open table: name the one to replay with the table option (its number is in the table's title).",
-    "replay.too_big": "This replay is too large to send; replay one round at a time with /rummy replay.",
+    "replay.too_big": "This replay is too large to send; replay one round at a time with /rummy-stats replay.",
     "replay.alt.round": "Animated replay of {title}, round {round}, in {count} frames: the deal, the table after each turn, then every hand at the round's end; until then no hand is shown.",
     "replay.alt.game": "Animated replay of the whole game of {title}: {rounds} rounds in {count} frames, each round's deal, the table after each turn and every hand at the round's end; until then no hand is shown.",
     "replay.alt.step": "Replay of {title}, round {round}, frame {frame} of {count}: {caption}",
@@ -58,4 +58,6 @@ WORDS: dict[str, str] = {
     "review.no_turns": "You had no turn in round {round}: there is nothing to review.",
     "review.not_player": "Only the players of this table can review its rounds: the review shows a player their own turns.",
     "review.not_over": "Round {round} is not over yet: its review opens with its summary.",
+    # -- Slash commands: ``command.<name>`` describes one, ``command.<name>.<option>`` an option
+
 }

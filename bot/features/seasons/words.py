@@ -7,11 +7,11 @@ Keys are prefixed by what they belong to, so they cannot collide with another fe
 from __future__ import annotations
 
 WORDS: dict[str, str] = {
-    # the slash commands (short: the whole /rummy group must stay under 4,000 characters)
-    "seasons.command": "See or set seasons",
-    "seasons.command.length": "Length: days or month",
-    "seasons.command.restart": "End this season now",
-    "seasons.command.board": "Season",
+    # the slash commands (short: each top-level command keeps under 3,400 characters)
+    "command.season": "See or set seasons",
+    "command.season.length": "Length: days or month",
+    "command.season.restart": "End this season now",
+    "command.leaderboard.season": "Season",
     "seasons.choice.current": "Current",
     "seasons.choice.previous": "Previous",
     "seasons.choice.all_time": "All-time",
@@ -21,7 +21,7 @@ WORDS: dict[str, str] = {
     "seasons.server_only": "Seasons belong to a server: use this command in one.",
     "seasons.global_board": "Season boards belong to this server: leave scope on server to see one.",
     "seasons.bad_board": "The season must be current, previous or all-time (not {value!r}).",
-    # /rummy season
+    # /rummy-stats season
     "seasons.info": "This season runs from {start} to {end} (it ends {when}). The seasons after it last {length}. At its end, its final standings are posted in the channel of its latest rated game.",
     "seasons.changed": "From the next season on, seasons last {length}; this one still ends {when}.",
     "seasons.restarted": "A new season starts now and runs until {end}; the final standings of the one that just ended are posted in the channel of its latest rated game.",
@@ -41,7 +41,9 @@ WORDS: dict[str, str] = {
     "seasons.column.rating": "Rating",
     "seasons.column.games": "Games",
     "seasons.column.wins": "Wins",
-    "seasons.ended": "The season from {start} to {end} is over: here are its final standings. A new season has begun: /rummy leaderboard season:current shows it.",
+    "seasons.ended": "The season from {start} to {end} is over: here are its final standings. A new season has begun: /rummy-stats leaderboard season:current shows it.",
     "seasons.alt": "Final standings of the season from {start} to {end}, best first: {lines}.",
     "seasons.alt_line": "{rank}. {player}: rating {rating}, games {games}, wins {wins}",
+    # -- Slash commands: ``command.<name>`` describes one, ``command.<name>.<option>`` an option
+
 }

@@ -78,7 +78,7 @@ from rummy_engine import Card, Game, Outcome, Variant, basic_value
 
 #: Rated games before a rating loses its provisional mark.
 PROVISIONAL_GAMES = 10
-#: The trend shown by /rummy stats is the rating change over this many latest rated games.
+#: The trend shown by /rummy-stats player is the rating change over this many latest rated games.
 TREND_GAMES = 10
 PAGE_SIZE = 10
 #: Outcomes that count as a "rami sec" (everything laid in one turn): Atlas and Basic.
@@ -320,7 +320,7 @@ class LeaderboardPage:
 
 @dataclass(frozen=True)
 class VariantStats:
-    """What /rummy stats shows for one family (a variant, or ``all``)."""
+    """What /rummy-stats player shows for one family (a variant, or ``all``)."""
 
     family: str
     games: int

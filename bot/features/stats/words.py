@@ -59,4 +59,12 @@ WORDS: dict[str, str] = {
     "charts.alt_winners[one]": "Winner: {winners}.",
     "charts.alt_winners[other]": "Winners: {winners}.",
     "charts.rating_alt": "Chart of the rating of {player} after each rated game.",
+    # -- Slash commands: ``command.<name>`` describes one, ``command.<name>.<option>`` an option
+    "command.leaderboard": "The best players, by rating, wins or win rate",
+    "command.leaderboard.variant": "Which rummy (default: all)",
+    "command.leaderboard.scope": "This server or all servers",
+    "command.leaderboard.sort": "How to rank the players",
+    "command.player": "A player's games, wins, rating and records",
+    "command.player.player": "Whose statistics (default: yours)",
+    "command.player.scope": "This server or all servers",
 }

@@ -1,4 +1,4 @@
-"""``/rummy server``: the private panel where a member with Manage Server sets the defaults of
+"""``/rummy-settings server``: the private panel where a member with Manage Server sets the defaults of
 new tables, for the whole server or for the channel it was opened in.
 
 The panel is one ephemeral message that every press edits through its own interaction (no
@@ -58,7 +58,7 @@ class DefaultsHandlers:
         self.defaults = DefaultsService(ui.store)
 
     async def open_panel(self, interaction: discord.Interaction) -> None:
-        """``/rummy server``: the panel on the server's own defaults."""
+        """``/rummy-settings server``: the panel on the server's own defaults."""
         await defer_private(interaction)
         guild, channel = _place(interaction)
         content, view = await self._panel(interaction, guild, channel, SERVER_CODE)

@@ -42,7 +42,7 @@ class LobbyHandlers:
         locale: str | None = None,
     ) -> None:
         """Open a table; what the host left out comes from the channel's or server's defaults
-        (``/rummy server``), and the server's preferred language is remembered for its public
+        (``/rummy-settings server``), and the server's preferred language is remembered for its public
         messages unless the host or a default chose one (``locale``)."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)

@@ -215,7 +215,7 @@ class PlayHandlers:
     async def count(
         self, interaction: discord.Interaction, cards: str, variant: str | None
     ) -> None:
-        """``/rummy count``: the calculator, under this channel's table rules unless a variant
+        """``/rummy-learn count``: the calculator, under this channel's table rules unless a variant
         is named (Rummy 51 where there is neither)."""
         await defer_private(interaction)
         table = None

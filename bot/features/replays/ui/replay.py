@@ -1,4 +1,4 @@
-"""Replays in Discord: the Replay button, ``/rummy replay`` and the step-through.
+"""Replays in Discord: the Replay button, ``/rummy-stats replay`` and the step-through.
 
 Every answer is private (an ephemeral message), so a replay never adds to the channel; the
 GIF shows only what the table showed (see :mod:`bot.features.replays.replay`). The step-through is one
@@ -107,7 +107,7 @@ class ReplayHandlers:
     async def command(
         self, interaction: discord.Interaction, table_id: int | None, round_no: int | None
     ) -> None:
-        """``/rummy replay [table] [round]``: this channel's table unless one is named; the
+        """``/rummy-stats replay [table] [round]``: this channel's table unless one is named; the
         last round over unless one is named."""
         await defer_private(interaction)
         if table_id is None:

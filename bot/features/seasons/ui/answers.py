@@ -1,4 +1,4 @@
-"""Discord side of seasons: ``/rummy season``, ``/rummy leaderboard season:…``, the season
+"""Discord side of seasons: ``/rummy-stats season``, ``/rummy-stats leaderboard season:…``, the season
 board's page buttons, and the post of a season's final standings.
 
 The page buttons are a :class:`discord.ui.DynamicItem` whose custom id carries the server, the
@@ -224,7 +224,7 @@ async def leaderboard_command(
     sort: str,
     season: str,
 ) -> None:
-    """``/rummy leaderboard``: the all-time board as before (the default: it is the board
+    """``/rummy-stats leaderboard``: the all-time board as before (the default: it is the board
     players know, and a season board of a new month is nearly empty), or a season's board.
     Bad values are refused before deferring, as the all-time board does."""
     if season == ALL_TIME:
@@ -258,7 +258,7 @@ async def season_command(
     length: str | None,
     restart: bool,
 ) -> None:
-    """``/rummy season``: anyone sees the current season; Manage Server changes the length of
+    """``/rummy-stats season``: anyone sees the current season; Manage Server changes the length of
     the next seasons or restarts now (one sentence refuses anyone else)."""
     guild_id = interaction.guild_id
     if guild_id is None:

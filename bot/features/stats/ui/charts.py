@@ -1,9 +1,9 @@
-"""Where the charts go: the score chart on the final result, the rating chart on /rummy stats.
+"""Where the charts go: the score chart on the final result, the rating chart on /rummy-stats player.
 
 Why on messages the bot sends anyway: the final round's summary (posted at the game's end, and
 holding the 🏆 line) carries the score chart as its second picture, so a game costs no extra
 bot-token call for it; a game ended by a forfeit has no summary at its end, so its final table
-message (edited then anyway) carries it. /rummy stats answers its own interaction (exempt from
+message (edited then anyway) carries it. /rummy-stats player answers its own interaction (exempt from
 the bot token's budget) with the rating chart as the embed's picture.
 """
 

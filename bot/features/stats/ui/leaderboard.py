@@ -1,4 +1,4 @@
-"""Discord side of /rummy leaderboard and /rummy stats: embeds, page buttons, the answers.
+"""Discord side of /rummy-stats leaderboard and /rummy-stats player: embeds, page buttons, the answers.
 
 The page buttons are a :class:`discord.ui.DynamicItem` whose custom id carries the whole page
 request, so a button posted before a restart still works; the cog registers the class
@@ -282,11 +282,11 @@ def bound_page_button(service: StatsService) -> type[LeaderboardPageButton]:
     return BoundPageButton
 
 
-# -- /rummy stats -----------------------------------------------------------------------------------
+# -- /rummy-stats player -----------------------------------------------------------------------------------
 
 
 def variant_field(stats: VariantStats, locale: str) -> str:
-    """The lines of one variant in /rummy stats."""
+    """The lines of one variant in /rummy-stats player."""
     none = t("stats.no_value", locale)
     lines = [
         t(
@@ -356,7 +356,7 @@ async def leaderboard_command(
     scope: str,
     sort: str,
 ) -> None:
-    """The whole /rummy leaderboard answer: a public embed with page buttons.
+    """The whole /rummy-stats leaderboard answer: a public embed with page buttons.
 
     Bad option values are refused (privately, by the error path) *before* deferring: a
     deferred public reply cannot become ephemeral.
@@ -384,7 +384,7 @@ async def stats_command(
     scope: str = "server",
     drawer: Drawer | None = None,
 ) -> None:
-    """The whole /rummy stats answer: per variant numbers of *player* (default: the caller),
+    """The whole /rummy-stats player answer: per variant numbers of *player* (default: the caller),
     with their rating history as a chart (drawn by ``drawer``) once they have rated games."""
     scope_id = resolve_scope(scope, interaction.guild_id)
     await interaction.response.defer()
