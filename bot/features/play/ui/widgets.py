@@ -1,8 +1,8 @@
 """Buttons and selects: the custom_id codec and the persistent components that route clicks.
 
 Every component is a ``DynamicItem`` whose custom_id carries the table, the turn and the action
-(``rummy:<table>:<turn>:<action>[:<arg>]``), so it works after a restart and a click from an old
-turn is recognised and refused politely. The classes here only describe and decode; a click is
+(``rummy:<table>:<turn>:<action>[:<arg>]``, :data:`BUTTON_IDS` and :data:`SELECT_IDS`), so it
+works after a restart and a click from an old turn is recognised and refused politely. The classes here only describe and decode; a click is
 handed to the :class:`Router` the cog bound with :func:`bound_items` at set-up.
 """
 
@@ -17,6 +17,7 @@ import discord
 
 from bot.features.play.actions import Action
 from bot.ui import errors
+from bot.ui.custom_ids import CustomIdCodec
 
 SELECT_ACTIONS = frozenset(
     {
@@ -33,17 +34,25 @@ SELECT_ACTIONS = frozenset(
     }
 )
 BUTTON_ACTIONS = frozenset(Action) - SELECT_ACTIONS
-_ARG = r"(?::(?P<arg>[A-Za-z0-9_]*))?"
 
 
-def _template(actions: frozenset[Action]) -> str:
-    names = "|".join(sorted(a.value for a in actions))
-    return rf"rummy:(?P<table>\d+):(?P<turn>\d+):(?P<action>{names})" + _ARG
+@dataclass(frozen=True)
+class TableId:
+    """What a table component's custom_id carries: the table, the turn it was drawn for, the
+    action it asks and an argument of the action (a meld, a round, chosen cards…)."""
+
+    table_id: int
+    turn: int
+    action: Action
+    arg: str = ""
+
+
+BUTTON_IDS = CustomIdCodec("rummy", TableId, choices={"action": (a.value for a in BUTTON_ACTIONS)})
+SELECT_IDS = CustomIdCodec("rummy", TableId, choices={"action": (a.value for a in SELECT_ACTIONS)})
 
 
 def custom_id(table_id: int, turn: int, action: Action, arg: str = "") -> str:
-    base = f"rummy:{table_id}:{turn}:{action.value}"
-    return f"{base}:{arg}" if arg else base
+    return BUTTON_IDS.build(TableId(table_id, turn, action, arg))
 
 
 @dataclass(frozen=True)
@@ -58,11 +67,6 @@ class Click:
 
 
 Router = Callable[[discord.Interaction, Click], Awaitable[None]]
-
-
-def _decoded(match: re.Match[str]) -> tuple[int, int, Action, str]:
-    """(table, turn, action, arg) of a custom_id the template matched."""
-    return int(match["table"]), int(match["turn"]), Action(match["action"]), match["arg"] or ""
 
 
 class _Routed:
@@ -87,8 +91,8 @@ class _Routed:
     ) -> Self:
         """The pressed component again, from its custom_id: its label or options are not needed
         to route, and discord.py sets a select's chosen values afterwards."""
-        table_id, turn, action, arg = _decoded(match)
-        return cls(table_id, turn, action, arg=arg)
+        found = BUTTON_IDS.decode(match)  # both families decode alike
+        return cls(found.table_id, found.turn, found.action, arg=found.arg)
 
     async def _route(self, interaction: discord.Interaction, values: Sequence[str]) -> None:
         click = Click(self.table_id, self.turn, self.action, self.arg, tuple(values))
@@ -103,7 +107,7 @@ class _Routed:
 class TableButton(
     _Routed,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=_template(BUTTON_ACTIONS),
+    template=BUTTON_IDS.template,
 ):
     def __init__(
         self,
@@ -125,7 +129,7 @@ class TableButton(
                 custom_id=custom_id(table_id, turn, action, arg),
                 disabled=disabled,
                 row=row,
-            )
+            ),
         )
         _Routed.__init__(self, table_id, turn, action, arg=arg)
 
@@ -136,7 +140,7 @@ class TableButton(
 class TableSelect(
     _Routed,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=_template(SELECT_ACTIONS),
+    template=SELECT_IDS.template,
 ):
     def __init__(
         self,
@@ -172,10 +176,10 @@ def bound_items(router: Router) -> tuple[type[discord.ui.DynamicItem[Any]], ...]
     Fresh subclasses per bot, so two bots in one process (a restart in tests) never share one.
     """
 
-    class BoundButton(TableButton, template=_template(BUTTON_ACTIONS)):
+    class BoundButton(TableButton, template=BUTTON_IDS.template):
         pass
 
-    class BoundSelect(TableSelect, template=_template(SELECT_ACTIONS)):
+    class BoundSelect(TableSelect, template=SELECT_IDS.template):
         pass
 
     BoundButton.router = router

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any, ClassVar
 
@@ -31,6 +32,7 @@ from bot.storage.base import LeaderboardSort, SeasonRecord
 from bot.text import normalise, t
 from bot.text.safe import fit
 from bot.ui.commands import choice, plain
+from bot.ui.custom_ids import CustomIdCodec
 from bot.ui.files import BytesFile
 from bot.ui.interaction import (
     can_manage_server,
@@ -119,42 +121,39 @@ def season_embed(
     return embed
 
 
-_PAGE_TEMPLATE = (
-    r"rummy:lbs:(?P<guild>\d+):(?P<start>\d+):(?P<family>[a-z0-9]+):(?P<sort>[a-z_]+)"
-    r":(?P<page>-?\d+):(?P<caller>\d+)"
+@dataclass(frozen=True)
+class SeasonPageId:
+    """What a page button of a season's board carries: the server, the season's start (µs
+    since 1970), the board's variant and order, the page and who asked (0: nobody)."""
+
+    guild_id: int
+    start: int
+    family: str
+    sort: LeaderboardSort
+    page: int
+    caller_id: int
+
+
+PAGE_IDS = CustomIdCodec(
+    "rummy:lbs", SeasonPageId, patterns={"page": r"-?\d+"}, parse={"sort": check_sort}
 )
 
 
-class SeasonPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_PAGE_TEMPLATE):
-    """Shows page ``page`` of one season's board; everything it needs is in its custom id.
-
-    ``rummy:lbs:<guild>:<season start, µs since 1970>:<family>:<sort>:<page>:<caller>``.
-    """
+class SeasonPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_IDS.template):
+    """Shows one page of a season's board; everything it needs is in its custom id."""
 
     service: ClassVar[SeasonService | None] = None
 
-    def __init__(
-        self,
-        guild_id: int,
-        start: int,
-        family: str,
-        sort: LeaderboardSort,
-        page: int,
-        caller_id: int,
-        *,
-        label: str = "",
-        disabled: bool = False,
-    ) -> None:
+    def __init__(self, target: SeasonPageId, *, label: str = "", disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or str(page + 1),
-                custom_id=f"rummy:lbs:{guild_id}:{start}:{family}:{sort}:{page}:{caller_id}",
+                label=label or str(target.page + 1),
+                custom_id=PAGE_IDS.build(target),
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
             )
         )
-        self.guild_id, self.start, self.family, self.sort = guild_id, start, family, sort
-        self.page, self.caller_id = page, caller_id
+        self.target = target
 
     @classmethod
     async def from_custom_id(
@@ -164,28 +163,22 @@ class SeasonPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         match: re.Match[str],
         /,
     ) -> SeasonPageButton:
-        return cls(
-            int(match["guild"]),
-            int(match["start"]),
-            match["family"],
-            check_sort(match["sort"]),
-            int(match["page"]),
-            int(match["caller"]),
-        )
+        return cls(PAGE_IDS.decode(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         assert self.service is not None, "registered through bound_season_button()"
-        starts_at = _EPOCH + timedelta(microseconds=self.start)
-        season = await self.service.season_from(self.guild_id, starts_at)
-        caller = self.caller_id or None
+        target = self.target
+        starts_at = _EPOCH + timedelta(microseconds=target.start)
+        season = await self.service.season_from(target.guild_id, starts_at)
+        caller = target.caller_id or None
         page = await self.service.page(
-            season, family=self.family, sort=self.sort, page=self.page, caller_id=caller
+            season, family=target.family, sort=target.sort, page=target.page, caller_id=caller
         )
         locale = public_locale_of(interaction)
         now = self.service.clock()
         await interaction.response.edit_message(
             embed=season_embed(page, season, caller, now, locale),
-            view=season_view(page, season, self.caller_id, locale),
+            view=season_view(page, season, target.caller_id, locale),
         )
 
 
@@ -196,7 +189,7 @@ def season_view(
     common = (season.guild_id, micros(season.starts_at), page.family, page.sort)
 
     def button(page_no: int, **shown: Any) -> SeasonPageButton:
-        return SeasonPageButton(*common, page_no, caller_id or 0, **shown)
+        return SeasonPageButton(SeasonPageId(*common, page_no, caller_id or 0), **shown)
 
     return boards.paging_view(page, locale, button)
 
@@ -204,7 +197,7 @@ def season_view(
 def bound_season_button(service: SeasonService) -> type[SeasonPageButton]:
     """The page-button class to register for one bot, reading that bot's seasons."""
 
-    class BoundSeasonButton(SeasonPageButton, template=_PAGE_TEMPLATE):
+    class BoundSeasonButton(SeasonPageButton, template=PAGE_IDS.template):
         pass
 
     BoundSeasonButton.service = service

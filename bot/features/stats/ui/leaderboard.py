@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -32,6 +33,7 @@ from bot.services.refusal import Refusal
 from bot.storage.base import LEADERBOARD_SORTS, LeaderboardSort
 from bot.text import t
 from bot.ui.commands import choice
+from bot.ui.custom_ids import CustomIdCodec
 from bot.ui.interaction import public_locale_of
 from rummy_engine import Variant
 
@@ -175,46 +177,43 @@ def leaderboard_embed(page: LeaderboardPage, caller_id: int | None, locale: str)
 
 # -- persistent page buttons ------------------------------------------------------------------------
 
-_PAGE_TEMPLATE = (
-    r"rummy:lb:(?P<scope>\d+):(?P<family>[a-z0-9]+):(?P<sort>[a-z_]+)"
-    r":(?P<page>-?\d+):(?P<caller>\d+)"
+
+@dataclass(frozen=True)
+class PageId:
+    """What a page button of a leaderboard carries: the whole page request (scope 0 = global,
+    caller 0 = none), so a button posted before a restart still turns its page."""
+
+    scope: int
+    family: str
+    sort: LeaderboardSort
+    page: int
+    caller_id: int
+
+
+PAGE_IDS = CustomIdCodec(
+    "rummy:lb", PageId, patterns={"page": r"-?\d+"}, parse={"sort": check_sort}
 )
 
 
 class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=_PAGE_TEMPLATE
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_IDS.template
 ):
-    """Shows page ``page`` of a leaderboard; everything it needs is in its custom id.
-
-    ``rummy:lb:<scope>:<family>:<sort>:<page>:<caller_id>`` (scope 0 = global, caller 0 =
-    none). Anyone may turn the pages of a public leaderboard; the position line keeps naming
-    the player who asked.
-    """
+    """Shows one page of a leaderboard, ``rummy:lb:<scope>:<family>:<sort>:<page>:<caller>``.
+    Anyone may turn the pages of a public leaderboard; the position line keeps naming the player
+    who asked."""
 
     service: ClassVar[StatsService | None] = None
 
-    def __init__(
-        self,
-        scope: int,
-        family: str,
-        sort: LeaderboardSort,
-        page: int,
-        caller_id: int,
-        *,
-        label: str = "",
-        disabled: bool = False,
-    ) -> None:
-        custom_id = f"rummy:lb:{scope}:{family}:{sort}:{page}:{caller_id}"
+    def __init__(self, target: PageId, *, label: str = "", disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or str(page + 1),
-                custom_id=custom_id,
+                label=label or str(target.page + 1),
+                custom_id=PAGE_IDS.build(target),
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
             )
         )
-        self.scope, self.family, self.sort = scope, family, sort
-        self.page, self.caller_id = page, caller_id
+        self.target = target
 
     @classmethod
     async def from_custom_id(
@@ -224,27 +223,22 @@ class LeaderboardPageButton(
         match: re.Match[str],
         /,
     ) -> LeaderboardPageButton:
-        return cls(
-            int(match["scope"]),
-            match["family"],
-            check_sort(match["sort"]),
-            int(match["page"]),
-            int(match["caller"]),
-        )
+        return cls(PAGE_IDS.decode(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         assert self.service is not None, "registered through bound_page_button()"
+        target = self.target
         page = await self.service.leaderboard(
-            scope=self.scope,
-            family=self.family,
-            sort=self.sort,
-            page=self.page,
-            caller_id=self.caller_id or None,
+            scope=target.scope,
+            family=target.family,
+            sort=target.sort,
+            page=target.page,
+            caller_id=target.caller_id or None,
         )
         locale = public_locale_of(interaction)
         await interaction.response.edit_message(
-            embed=leaderboard_embed(page, self.caller_id or None, locale),
-            view=leaderboard_view(page, self.caller_id, locale),
+            embed=leaderboard_embed(page, target.caller_id or None, locale),
+            view=leaderboard_view(page, target.caller_id, locale),
         )
 
 
@@ -265,9 +259,8 @@ def leaderboard_view(page: LeaderboardPage, caller_id: int | None, locale: str) 
     """The all-time board's Previous/Next."""
 
     def button(page_no: int, **shown: Any) -> LeaderboardPageButton:
-        return LeaderboardPageButton(
-            page.scope, page.family, page.sort, page_no, caller_id or 0, **shown
-        )
+        target = PageId(page.scope, page.family, page.sort, page_no, caller_id or 0)
+        return LeaderboardPageButton(target, **shown)
 
     return paging_view(page, locale, button)
 
@@ -275,7 +268,7 @@ def leaderboard_view(page: LeaderboardPage, caller_id: int | None, locale: str) 
 def bound_page_button(service: StatsService) -> type[LeaderboardPageButton]:
     """The page-button class to register for one bot, reading that bot's statistics."""
 
-    class BoundPageButton(LeaderboardPageButton, template=_PAGE_TEMPLATE):
+    class BoundPageButton(LeaderboardPageButton, template=PAGE_IDS.template):
         pass
 
     BoundPageButton.service = service
