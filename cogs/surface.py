@@ -26,7 +26,7 @@ from bot.features.replays import commands as replays
 from bot.features.seasons import commands as seasons
 from bot.features.seasons.ui.answers import bound_season_button
 from bot.features.stats import commands as stats
-from bot.features.stats.ui.leaderboard import bound_page_button
+from bot.features.stats.ui.answers import bound_page_button
 from bot.ui.commands import Leaf, group
 
 Leaves = Callable[[UiContext], list[Leaf]]

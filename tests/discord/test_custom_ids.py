@@ -20,8 +20,8 @@ from bot.features.play.ui.widgets import (
 )
 from bot.features.seasons.ui.answers import PAGE_IDS as SEASON_IDS
 from bot.features.seasons.ui.answers import SeasonPageId
-from bot.features.stats.ui.leaderboard import PAGE_IDS as BOARD_IDS
-from bot.features.stats.ui.leaderboard import PageId
+from bot.features.stats.ui.answers import PAGE_IDS as BOARD_IDS
+from bot.features.stats.ui.answers import PageId
 from bot.ui.custom_ids import CustomIdCodec
 
 ids = st.integers(min_value=0, max_value=2**63)

@@ -470,7 +470,7 @@ async def test_leaderboard_names_come_from_the_latest_seat(service: StatsService
 
 
 def test_option_parsing() -> None:
-    from bot.features.stats.ui.leaderboard import parse_family, parse_sort, resolve_scope
+    from bot.features.stats.ui.answers import parse_family, parse_sort, resolve_scope
 
     assert parse_family(None) == ALL_VARIANTS
     assert (parse_family("51"), parse_family("R71"), parse_family("basic")) == (

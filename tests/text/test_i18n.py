@@ -205,7 +205,7 @@ ALLOWED_FILES = {
 }
 #: Single strings that look like prose but are input, not output.
 ALLOWED_STRINGS = {
-    ("bot/features/stats/ui/leaderboard.py", "win rate"),  # a spelling players may type for the sort
+    ("bot/features/stats/ui/answers.py", "win rate"),  # a spelling players may type for the sort
     ("bot/text/extract.py", "python -m bot.text.extract"),  # the scripts' program names
     ("bot/text/update.py", "python -m bot.text.update"),
     # the template's header comment, for contributors opening messages.pot (English by design)

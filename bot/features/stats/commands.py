@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.features.play.ui.context import UiContext
 from bot.features.seasons.ui import answers as seasons
-from bot.features.stats.ui import leaderboard as boards
+from bot.features.stats.ui import answers as boards
 from bot.ui.commands import Leaf, leaf
 
 

@@ -24,7 +24,7 @@ from discord import app_commands
 from bot.features.play.tables import GUILD_LOCALE
 from bot.features.seasons.service import DAY_LENGTHS, MONTH, SeasonService
 from bot.features.stats.service import LeaderboardEntry, LeaderboardPage, StatsService, check_sort
-from bot.features.stats.ui import leaderboard as boards
+from bot.features.stats.ui import answers as boards
 from bot.render.scene import StandingLine
 from bot.services.refusal import Refusal
 from bot.storage import Store
