@@ -189,7 +189,7 @@ class RummyBot(commands.Bot):
             shards=settings.shards,
         )
         self.seasons = SeasonService(
-            store, clock=BOT_CLOCK, post=StandingsPoster(self, store), shards=settings.shards
+            store, clock=BOT_CLOCK, post=StandingsPoster(self, store, self.drawer), shards=settings.shards
         )
         self.stats.after_rated = self.seasons.note_game
         self.ui = UiContext(

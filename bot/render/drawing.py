@@ -22,7 +22,7 @@ import sys
 from collections import deque
 from typing import TYPE_CHECKING, Protocol
 
-from .scene import ReplayScene, Scene
+from .scene import Picture, ReplayScene, Scene
 from .worker import HEADER, OK, RELEASE, write_frame
 
 if TYPE_CHECKING:
@@ -230,6 +230,6 @@ async def _frame(stream: asyncio.StreamReader) -> tuple[int, bytes]:
 
 def _portable(scene: Scene) -> Scene:
     """The scene as it can be pickled: its labels are a read-only mapping proxy."""
-    if isinstance(scene, ReplayScene):
+    if isinstance(scene, ReplayScene | Picture):
         return scene.portable()
     return dataclasses.replace(scene, labels=dict(scene.labels))

@@ -21,7 +21,6 @@ from concurrent.futures import ThreadPoolExecutor
 from PIL import Image
 
 from . import examples
-from .chart import render_chart_image
 from .encode import (
     COMPRESS_LEVEL,
     PALETTE_COLOURS,
@@ -39,7 +38,7 @@ from .hand import render_hand_image, render_hand_indexed
 from .indexed import Tiles, kept_rows
 from .replay import Bodies, captioned, gif_of, padded
 from .round_end import render_round_end_image
-from .scene import ChartScene, HandScene, ReplayScene, RoundEndScene, Scene, TableScene
+from .scene import HandScene, Picture, ReplayScene, RoundEndScene, Scene, TableScene
 from .sprites import CardSprites
 from .table import (
     HeaderPart,
@@ -86,8 +85,8 @@ class Renderer:
                 return render_hand_image(scene, self.fonts, self.sprites)
             if isinstance(scene, TableScene):
                 return render_table_image(scene, self.fonts, self.sprites)
-            if isinstance(scene, ChartScene):
-                return render_chart_image(scene, self.fonts)
+            if isinstance(scene, Picture):
+                return scene.draw(self.fonts)
             return render_round_end_image(scene, self.fonts, self.sprites)
 
     def palette(self) -> Image.Image | None:
@@ -120,7 +119,7 @@ class Renderer:
         if isinstance(scene, ReplayScene):
             return self.replay(scene)
         palette = self.palette()
-        if palette is None or isinstance(scene, RoundEndScene | ChartScene):
+        if palette is None or isinstance(scene, RoundEndScene | Picture):
             return self.encode(self.image(scene))
         if isinstance(scene, HandScene):
             with self._lock:

@@ -13,12 +13,20 @@ are ``str.format`` templates; the placeholders each key receives are listed next
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Self, cast
 
 from rummy_engine.cards import Card
 from rummy_engine.melds import Meld
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+    from PIL import Image
+
+    from .fonts import Fonts
 
 #: Table labels: key -> English template (placeholders in braces).
 TABLE_LABELS: Mapping[str, str] = MappingProxyType(
@@ -209,8 +217,34 @@ class ChartSeries:
         return self.first_x(default) + max(1, len(self.values)) - 1
 
 
+class Picture(ABC):
+    """A kind of picture that says how it is drawn, so a new kind is one class: its values,
+    and a :meth:`draw` the renderer calls in the drawing process.
+
+    Why a method instead of a branch in the renderer per kind: the scene is the one place its
+    name is written. :meth:`draw` imports its drawing module when called, so the bot's own
+    process, which builds scenes but never draws, does not load Pillow. The hand, the table,
+    the round end and the replay are not pictures of this kind: the renderer draws them
+    through kept pieces and palette indexes (see :mod:`bot.render.renderer`).
+    """
+
+    @abstractmethod
+    def draw(self, fonts: Fonts) -> Image.Image:
+        """The picture as an RGB image, drawn with the shipped ``fonts``."""
+
+    def portable(self) -> Self:
+        """The picture as it can be pickled for a drawing process (a subclass is a dataclass;
+        its read-only mapping proxies, such as default labels, become dicts)."""
+        proxies = {
+            f.name: dict(value)
+            for f in fields(cast("DataclassInstance", self))
+            if isinstance(value := getattr(self, f.name), MappingProxyType)
+        }
+        return cast(Self, replace(cast("DataclassInstance", self), **proxies))
+
+
 @dataclass(frozen=True)
-class ChartScene:
+class ChartScene(Picture):
     """A line chart. ``values[i]`` of every series is drawn at x = ``x_start + i`` (a score
     chart starts at round 0 with 0 points, a rating chart at the first rated game).
     ``limit`` draws the game's limit as a dashed gold line."""
@@ -220,6 +254,11 @@ class ChartScene:
     x_start: int = 0
     limit: int | None = None
     labels: Mapping[str, str] = field(default_factory=lambda: CHART_LABELS)
+
+    def draw(self, fonts: Fonts) -> Image.Image:
+        from .chart import render_chart_image
+
+        return render_chart_image(self, fonts)
 
 
 @dataclass(frozen=True)
@@ -259,5 +298,21 @@ class StandingLine:
     wins: int
 
 
+@dataclass(frozen=True)
+class StandingsScene(Picture):
+    """A season's final standings: a title, the dates, the columns' header (rank, player,
+    rating, games, wins) and one line per player, every word already translated."""
+
+    title: str
+    subtitle: str
+    header: tuple[str, ...]
+    lines: tuple[StandingLine, ...]
+
+    def draw(self, fonts: Fonts) -> Image.Image:
+        from .standings import standings_image
+
+        return standings_image(self, fonts)
+
+
 #: Whatever a drawer draws.
-Scene = HandScene | TableScene | RoundEndScene | ReplayScene | ChartScene
+Scene = HandScene | TableScene | RoundEndScene | ReplayScene | Picture

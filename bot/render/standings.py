@@ -1,23 +1,20 @@
 """The final standings of a season as a picture: a title, the dates, one line per player.
 
-Why its own small drawer rather than a scene of the drawing processes: it is drawn once per
-season per server (never per move), from words already translated by the caller, so it runs in
-a thread (:func:`asyncio.to_thread` in the Discord layer) and keeps the drawing processes'
-scene protocol unchanged. Same table colours as every picture (:mod:`bot.render.theme`),
-the package's font, wide lines a phone reads without zooming.
+Drawn once per season per server (never per move), from words already translated by the
+caller (:class:`~bot.render.scene.StandingsScene`), in a drawing process like every picture, so
+the bot's own process never loads Pillow for it. Same table colours as every picture
+(:mod:`bot.render.theme`), the package's font, wide lines a phone reads without zooming.
 """
 
 from __future__ import annotations
 
-import functools
-import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import Fonts
 from .paint import fit, text_width
-from .scene import StandingLine
+from .scene import StandingsScene
 from .theme import FELT, FELT_DARK, FELT_LINE, GOLD, RGB, TEXT, TEXT_DIM
 
 WIDTH = 640
@@ -31,22 +28,13 @@ RANK_END, NAME_START, GAP = 64, 84, 22
 
 
 
-@functools.cache
-def fonts() -> Fonts:
-    """Loaded at the first picture, not at import: an install that lost its font must still
-    start far enough for ``doctor`` to say so."""
-    return Fonts()
-
-
-def standings_png(
-    title: str, subtitle: str, header: Sequence[str], lines: Sequence[StandingLine]
-) -> bytes:
-    """The picture as PNG bytes; *header* names the columns (rank, player, rating, games,
-    wins). The first three lines are gold: the podium."""
+def standings_image(scene: StandingsScene, fonts: Fonts) -> Image.Image:
+    """The picture; the first three lines are gold: the podium."""
+    title, subtitle, header, lines = scene.title, scene.subtitle, scene.header, scene.lines
     height = HEAD_HEIGHT + LINE_HEIGHT * (len(lines) + 1) + MARGIN
     image = Image.new("RGB", (WIDTH, height), FELT)
     draw = ImageDraw.Draw(image)
-    title_font, sub_font, font = fonts().get(TITLE_PX), fonts().get(SUB_PX), fonts().get(LINE_PX)
+    title_font, sub_font, font = fonts.get(TITLE_PX), fonts.get(SUB_PX), fonts.get(LINE_PX)
     draw.text((MARGIN, MARGIN), fit(title_font, title, WIDTH - 2 * MARGIN), GOLD, title_font)
     draw.text((MARGIN, MARGIN + 44), fit(sub_font, subtitle, WIDTH - 2 * MARGIN), TEXT_DIM,
               sub_font)  # fmt: skip
@@ -59,9 +47,7 @@ def standings_png(
         y = top + LINE_HEIGHT * index
         draw.line((MARGIN, y, WIDTH - MARGIN, y), FELT_LINE)
         _line(draw, y, cells, font, GOLD if line.rank <= 3 else TEXT, ends)
-    out = io.BytesIO()
-    image.quantize(colors=32).save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return image
 
 
 def _column_ends(

@@ -24,8 +24,9 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -42,7 +43,7 @@ from bot.render import (
 )
 from bot.render.drawing import ProcessDrawer, ThreadDrawer, _portable
 from bot.render.encode import Rows, adler32_combine, load_palette
-from bot.render.fonts import FONT_PATH
+from bot.render.fonts import FONT_PATH, Fonts
 from bot.render.hand import MARGIN, NUMBER_H, TITLE_H, TOP
 from bot.render.indexed import kept_rows
 from bot.render.layout import layout_hand, order_hand, row_breaks, shown_width
@@ -50,6 +51,7 @@ from bot.render.scene import (
     HAND_LABELS,
     ROUND_END_LABELS,
     TABLE_LABELS,
+    Picture,
     RoundEndScene,
     Scene,
     SeatInfo,
@@ -632,3 +634,29 @@ def test_render_package_does_not_import_discord() -> None:
             else:
                 continue
             assert not any(n.split(".")[0] == "discord" for n in names), path
+
+
+@dataclasses.dataclass(frozen=True)
+class _Swatch(Picture):
+    """A kind of picture the renderer has never heard of: one colour, its size and labels."""
+
+    width: int
+    labels: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({"title": "Swatch"})
+    )
+
+    def draw(self, fonts: Fonts) -> Image.Image:
+        return Image.new("RGB", (self.width, 40), RED)
+
+
+def test_a_new_kind_of_picture_is_drawn_by_its_own_draw_and_pickles(renderer: Renderer) -> None:
+    """A new kind of picture is one class: the renderer draws it without a line of its own, and
+    the copy sent to a drawing process carries plain dicts (a mapping proxy does not pickle)."""
+    scene = _Swatch(123)
+    with Image.open(io.BytesIO(renderer.render(scene))) as png:
+        assert png.size == (123, 40)
+        drawn = png.convert("RGB").getpixel((60, 20))
+        assert isinstance(drawn, tuple)
+        assert max(abs(a - b) for a, b in zip(drawn, RED, strict=True)) <= 8  # the palette's
+    travelled = pickle.loads(pickle.dumps(_portable(scene)))
+    assert travelled == dataclasses.replace(scene, labels={"title": "Swatch"})

@@ -10,7 +10,6 @@ sent to the channel of the season's latest rated game.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Sequence
@@ -25,7 +24,8 @@ from bot.features.play.tables import GUILD_LOCALE
 from bot.features.seasons.service import DAY_LENGTHS, MONTH, SeasonService
 from bot.features.stats.service import LeaderboardEntry, LeaderboardPage, StatsService, check_sort
 from bot.features.stats.ui import answers as boards
-from bot.render.scene import StandingLine
+from bot.render.drawing import Drawer, DrawingFailed
+from bot.render.scene import StandingLine, StandingsScene
 from bot.services.refusal import Refusal
 from bot.storage import Store
 from bot.storage.base import LeaderboardSort, SeasonRecord
@@ -292,9 +292,10 @@ class StandingsPoster:
     season's latest rated game. A channel gone or closed to the bot is logged and skipped:
     the end was claimed, so nothing retries it forever."""
 
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, store: Store, drawer: Drawer) -> None:
         self.client = client
         self.store = store
+        self.drawer = drawer
 
     async def __call__(
         self, season: SeasonRecord, entries: Sequence[LeaderboardEntry], players: int
@@ -305,16 +306,18 @@ class StandingsPoster:
             return
         locale = normalise(await self.store.get_guild_setting(season.guild_id, GUILD_LOCALE))
         start, end = dates(season)
-        from bot.render.standings import standings_png  # Pillow, once a season ends
-
-        png = await asyncio.to_thread(
-            standings_png,
+        scene = StandingsScene(
             t("seasons.standings_title", locale),
             t("seasons.standings_dates", locale, start=start, end=end, count=players),
-            ["#", *(t(f"seasons.column.{c}", locale) for c in ("player", "rating", "games",
-                                                                 "wins"))],
-            [_line(entry, locale) for entry in entries],
+            ("#", *(t(f"seasons.column.{c}", locale) for c in ("player", "rating", "games",
+                                                                 "wins"))),
+            tuple(_line(entry, locale) for entry in entries),
         )  # fmt: skip
+        try:
+            png = await self.drawer.png(scene)
+        except DrawingFailed:
+            log.exception("the standings of server %s could not be drawn", season.guild_id)
+            return
         alt = standings_alt(season, entries, locale)
         try:
             await channel.send(
