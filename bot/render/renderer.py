@@ -86,7 +86,7 @@ class Renderer:
             if isinstance(scene, TableScene):
                 return render_table_image(scene, self.fonts, self.sprites)
             if isinstance(scene, Picture):
-                return scene.draw(self.fonts)
+                return scene.draw(self.fonts, self.sprites)
             return render_round_end_image(scene, self.fonts, self.sprites)
 
     def palette(self) -> Image.Image | None:

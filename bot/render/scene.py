@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from .fonts import Fonts
+    from .sprites import CardSprites
 
 #: Table labels: key -> English template (placeholders in braces).
 TABLE_LABELS: Mapping[str, str] = MappingProxyType(
@@ -229,8 +230,9 @@ class Picture(ABC):
     """
 
     @abstractmethod
-    def draw(self, fonts: Fonts) -> Image.Image:
-        """The picture as an RGB image, drawn with the shipped ``fonts``."""
+    def draw(self, fonts: Fonts, sprites: CardSprites) -> Image.Image:
+        """The picture as an RGB image, drawn with the shipped ``fonts`` (and the renderer's
+        card ``sprites``, for a picture that shows cards)."""
 
     def portable(self) -> Self:
         """The picture as it can be pickled for a drawing process (a subclass is a dataclass;
@@ -255,7 +257,7 @@ class ChartScene(Picture):
     limit: int | None = None
     labels: Mapping[str, str] = field(default_factory=lambda: CHART_LABELS)
 
-    def draw(self, fonts: Fonts) -> Image.Image:
+    def draw(self, fonts: Fonts, sprites: CardSprites) -> Image.Image:
         from .chart import render_chart_image
 
         return render_chart_image(self, fonts)
@@ -308,7 +310,7 @@ class StandingsScene(Picture):
     header: tuple[str, ...]
     lines: tuple[StandingLine, ...]
 
-    def draw(self, fonts: Fonts) -> Image.Image:
+    def draw(self, fonts: Fonts, sprites: CardSprites) -> Image.Image:
         from .standings import standings_image
 
         return standings_image(self, fonts)

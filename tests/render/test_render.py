@@ -57,6 +57,7 @@ from bot.render.scene import (
     SeatInfo,
     labels_from,
 )
+from bot.render.sprites import CardSprites
 from bot.render.table import TIERS, _choose_tier
 from bot.render.theme import BLUE, FELT, GOLD, GREEN, HAND, RED
 from bot.render.worker import OK, read_frame, write_frame
@@ -645,7 +646,7 @@ class _Swatch(Picture):
         default_factory=lambda: MappingProxyType({"title": "Swatch"})
     )
 
-    def draw(self, fonts: Fonts) -> Image.Image:
+    def draw(self, fonts: Fonts, sprites: CardSprites) -> Image.Image:
         return Image.new("RGB", (self.width, 40), RED)
 
 
