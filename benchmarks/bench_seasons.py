@@ -33,8 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.features.seasons.service import SeasonService
-from bot.render.scene import StandingLine
-from bot.render.standings import standings_png
+from bot.render import Renderer
+from bot.render.scene import StandingLine, StandingsScene
 from bot.storage import SqliteStore
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord
 from bot.storage.ratings import rate_game
@@ -84,9 +84,11 @@ async def main(games: int, players: int, runs: int) -> None:
                 times.append(time.perf_counter() - start)
             lines = [StandingLine(e.rank, e.name or "?", f"{e.rating:.0f}", e.games, e.wins)
                      for e in page.entries]  # fmt: skip
+            scene = StandingsScene("Final standings of the season", "2026-01-01 – 2026-01-31",
+                                   ("#", "Player", "Rating", "Games", "Wins"), tuple(lines))
+            renderer = Renderer()
             start = time.perf_counter()
-            png = standings_png("Final standings of the season", "2026-01-01 – 2026-01-31",
-                                ["#", "Player", "Rating", "Games", "Wins"], lines)  # fmt: skip
+            png = renderer.render(scene)
             drawn = time.perf_counter() - start
     print(f"{games} rated games in one month among {players} players, {page.total} on the board")
     print(f"note:    median {statistics.median(notes) * 1e3:.2f} ms per recorded game")
