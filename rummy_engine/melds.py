@@ -207,15 +207,22 @@ def _run_arrangements(
     suit: Suit,
     mode: AceMode,
     ends: Sequence[End] = (End.HIGH, End.LOW),
+    beside: bool = False,
 ) -> list[Meld]:
     """Every contiguous run of ``fixed`` (cards already at positions) plus the loose cards.
 
     Jokers fill the gaps between naturals first; each spare joker goes to one of ``ends``.
     Every Ace reading (and every lap in ``wrap`` mode) is tried; the runs come back in the
-    order of ``ends`` (all spares at the first end first), each distinct run once.
+    order of ``ends`` (all spares at the first end first), each distinct run once. With
+    ``beside`` (``wrap`` mode, ``fixed`` not empty) the loose cards take every place near the
+    fixed ones instead (:func:`_wrap_positions_beside`).
     """
     taken = {p for _, p in fixed}
-    options = [_candidate_positions(c.rank, mode) for c in naturals]
+    if beside:
+        low, high = min(taken), max(taken)
+        options = [_wrap_positions_beside(c.rank, low, high) for c in naturals]
+    else:
+        options = [_candidate_positions(c.rank, mode) for c in naturals]
     found: dict[tuple[Face, ...], Meld] = {}
     for choice in itertools.product(*options):
         if len(set(choice)) != len(choice) or taken.intersection(choice):
@@ -232,6 +239,41 @@ def _run_arrangements(
             meld = _run_meld(placed, suit)
             found.setdefault(meld.stands_for, meld)
     return sorted(found.values(), key=lambda m: _end_rank(m, fixed, ends))
+
+
+def _wrap_positions_beside(rank: int, low: int, high: int) -> tuple[int, ...]:
+    """The positions (lowest first) a card of ``rank`` may take beside a ``wrap`` run at low..high:
+    every position of that rank that keeps the whole run within MAX_RUN positions (at most two).
+
+    A run keeps the lap it was built on (its first card on the lowest lap, so an Ace first sits
+    at -12) and lay-offs move its ends further, so the three laps of :func:`_candidate_positions`
+    do not reach every place beside it: K♦ A♦ below ``2♦ JK 4♦`` (-11 .. -9) need -13 and -12.
+    """
+    first = high - MAX_RUN + 1
+    first += (rank - first) % 13  # the lowest position of that rank from there
+    return tuple(range(first, low + MAX_RUN, 13))
+
+
+def _extensions(
+    fixed: Sequence[tuple[Card, int]],
+    naturals: Sequence[Card],
+    jokers: Sequence[Card],
+    suit: Suit,
+    mode: AceMode,
+    ends: Sequence[End] = (End.HIGH, End.LOW),
+) -> list[Meld]:
+    """The runs that laying off the loose cards on ``fixed`` makes, best first.
+
+    In ``wrap`` mode, when the three laps give none, the cards are tried at every place beside
+    the run: the laps missed places below a run on the lowest lap, so ``K♦ A♦`` could not be
+    laid off on ``2♦ JK 4♦`` though ``K♦ A♦ 2♦ JK 4♦`` is a run (and the solver proposed it).
+    The laps stay first so that every lay-off accepted before gives the same run: a full
+    circle of 13 cards may close at either end, and old game logs must replay the same.
+    """
+    arranged = _run_arrangements(fixed, naturals, jokers, suit, mode, ends)
+    if not arranged and fixed and mode is AceMode.WRAP:
+        arranged = _run_arrangements(fixed, naturals, jokers, suit, mode, ends, beside=True)
+    return arranged
 
 
 def _spare_positions(
@@ -462,10 +504,10 @@ def _extend_run(
         raise InvalidMeld("meld.run_mixed_suits", card=odd.pretty, suit=suit.symbol)
     fixed = list(zip(meld.cards, meld.positions, strict=True))
     ends = (End.HIGH, End.LOW) if end is None else (end,)
-    arranged = _run_arrangements(fixed, naturals, jokers, suit, rules.ace_mode, ends)
+    arranged = _extensions(fixed, naturals, jokers, suit, rules.ace_mode, ends)
     if not arranged:
         added = _written((*naturals, *jokers))
-        if end is not None and _run_arrangements(fixed, naturals, jokers, suit, rules.ace_mode):
+        if end is not None and _extensions(fixed, naturals, jokers, suit, rules.ace_mode):
             raise InvalidMeld("meld.run_cannot_extend_at", cards=added, end=end.value)
         raise InvalidMeld("meld.run_cannot_extend", cards=added)
     return arranged[0]

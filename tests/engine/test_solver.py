@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
 from rummy_engine.cards import ACE, Card, Face, Suit, make_deck, parse_faces
@@ -726,6 +726,72 @@ def test_going_out_of_sparse_hands_matches_reference(rules: Rules, data: st.Data
         assert_valid_plan(plan, hand, rules, table, opened=opened, taken=taken)
         best = max(penalty_value(d) for d in discards if d is not None)
         assert plan.discard is not None and penalty_value(plan.discard) == best
+
+
+def test_wrap_lays_off_king_and_ace_below_a_run_on_the_lowest_lap() -> None:
+    """The sparse test's failure (``K♦ A♦ cannot extend that run``): on ``2♦ JK 4♦`` (built at
+    positions -11 .. -9) the solver lays off K♦ A♦ below, which ``K♦ A♦ 2♦ JK 4♦`` shows is a
+    run in ``wrap`` mode, but ``extend_meld`` only looked for the King on three laps (0, 13, 26)
+    and not at -13, so it refused the lay-off."""
+    table = _table(R51_WRAP, ["2d JK 4d"])
+    hand = cards("Kd Ad 9s")
+    plan = going_out(hand, R51_WRAP, table, opened=True)
+    assert plan is not None and plan.discard == hand[2]
+    assert_valid_plan(plan, hand, R51_WRAP, table, opened=True)
+    grown = extend_meld(table[0], hand[:2], R51_WRAP)
+    assert grown.stands_for == make_meld([*hand[:2], *table[0].cards], R51_WRAP).stands_for
+    # Further round: 10♦ J♦ Q♦ below the King (-16 .. -14), then 5♦ 6♦ 7♦ above (11 cards).
+    grown = extend_meld(grown, cards("Qd Jd 10d"), R51_WRAP)
+    assert [f.text for f in grown.stands_for][:4] == ["10d", "Jd", "Qd", "Kd"]
+    assert extend_meld(grown, cards("5d 6d 7d"), R51_WRAP).stands_for[-1].text == "7d"
+
+
+@st.composite
+def run_and_ends(draw: st.DrawFn, rules: Rules) -> tuple[Meld, list[Card], list[Card]]:
+    """A run of one suit as the table holds it (an optional joker inside) and the naturals that
+    continue it below and above, by rank around the line (whatever the Ace mode allows)."""
+    suit = draw(st.sampled_from(list(Suit)))
+    size = draw(st.integers(3, 13))
+    start = draw(st.integers(1, 13))
+    ranks = [(start - 1 + k) % 13 + 1 for k in range(size)]
+    below = draw(st.integers(0, size - 3))
+    above = draw(st.integers(0, size - 3 - below))
+    middle = [Card(r, suit, 1) for r in ranks[below : size - above]]
+    if draw(st.booleans()):
+        middle[1] = Card(0, None, 3)
+    try:
+        run = make_meld(middle, rules)
+    except InvalidMeld:  # a run across the Ace where the mode does not allow it
+        reject()
+    low = [Card(r, suit, 0) for r in ranks[:below]]
+    high = [Card(r, suit, 0) for r in ranks[size - above :]]
+    return run, low, high
+
+
+@pytest.mark.parametrize("rules", [R51, R51_LOW_ONLY, R51_WRAP], ids=["low_high", "low_only", "wrap"])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_extend_meld_accepts_every_run_make_meld_accepts(rules: Rules, data: st.DataObject) -> None:
+    """Cards that continue a run at its ends into a longer run (``make_meld`` accepts the whole
+    line) can be laid off on it, whichever lap (``wrap`` mode) the table run was built on, and
+    what ``extend_meld`` makes is a run of those cards (a full circle may close at either end).
+    Where the line is no run, a lay-off that is accepted is still a run."""
+    run, low, high = data.draw(run_and_ends(rules))
+    assume(low or high)
+    line = [*low, *run.cards, *high]
+    try:
+        make_meld(line, rules)
+    except InvalidMeld:
+        fits = False
+    else:
+        fits = True
+    try:
+        grown = extend_meld(run, [*high, *low], rules)
+    except InvalidMeld:
+        assert not fits, "a lay-off that makes a run is refused"
+        return
+    assert sorted(grown.cards) == sorted(line)
+    assert make_meld(grown.cards, rules).stands_for == grown.stands_for  # positions: another lap
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
