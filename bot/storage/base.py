@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from typing import Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.storage.records import Kind, counter
+
 TableStatus = Literal["lobby", "active", "finished", "cancelled"]
 TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cancelled")
 #: Statuses of tables that must be brought back after a restart.
@@ -688,25 +690,32 @@ Rater = Callable[[Mapping[RatingKey, SkillRating | None]], Mapping[RatingKey, Sk
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """One ``player_stats`` row: counters and the rating of a player in a scope and family."""
+    """One ``player_stats`` row: counters and the rating of a player in a scope and family.
+
+    A field made with :func:`~bot.storage.records.counter` is a counter, and its declaration
+    is all the store needs: how a recorded game changes it (the statistics upsert and the
+    game's row are built from these declarations). ``source`` names the
+    :class:`GamePlayerRecord` field a game adds.
+    """
 
     scope: int
     family: str
     user_id: int
-    games: int
-    wins: int
-    win_rate: float
-    rated_games: int
-    mu: float | None
-    sigma: float | None
-    rating: float | None
-    rounds: int
-    rounds_won: int
-    penalty_total: int
-    rami_sec: int
-    best_opening: int
-    streak: int
-    best_streak: int
+    games: int = counter(Kind.SUM)
+    wins: int = counter(Kind.SUM, "won")
+    win_rate: float = counter(Kind.RATIO, of=("wins", "games"))
+    #: The rating, set by the rater of a rated game (not a counter).
+    rated_games: int = 0
+    mu: float | None = None
+    sigma: float | None = None
+    rating: float | None = None
+    rounds: int = counter(Kind.SUM, "rounds")
+    rounds_won: int = counter(Kind.SUM, "rounds_won")
+    penalty_total: int = counter(Kind.SUM, "penalty_total")
+    rami_sec: int = counter(Kind.SUM, "rami_sec")
+    best_opening: int = counter(Kind.MAX, "best_opening")
+    streak: int = counter(Kind.STREAK, "won")
+    best_streak: int = counter(Kind.BEST, of=("streak",))
 
 
 @dataclass(frozen=True, slots=True)
