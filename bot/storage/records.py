@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from bot.storage.statements import Row, Stmt, marks, values
@@ -271,6 +270,7 @@ class StatsTable(Table[R]):
         super().__init__(name, record)
         self.key = key
         self.counters = counters(record)
+        self._upserts: dict[str, str] = {}
 
     def game_row(self, key: Sequence[Any], player: Any) -> tuple[Any, ...]:
         """The parameters of :meth:`game_upsert` for one (scope, family, user) and player."""
@@ -278,10 +278,6 @@ class StatsTable(Table[R]):
         for name, declared in self.counters:
             found[name] = declared.first(player, found)
         return (*key, *found.values())
-
-    @cached_property
-    def _upserts(self) -> dict[str, str]:
-        return {}
 
     def game_upsert(self, greatest: str) -> str:
         """Insert a game's row, or add it to the stored one. Every DO UPDATE expression reads

@@ -24,10 +24,10 @@ from bot.features.seasons.service import (
     season_at,
     standings,
 )
+from bot.features.stats.ratings import rate_game, replay_ratings
 from bot.features.stats.service import LeaderboardEntry
 from bot.storage import SqliteStore, Store, make_store
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord, SeasonRecord
-from bot.storage.ratings import rate_game, replay_ratings
 
 JAN = datetime(2026, 1, 1, tzinfo=UTC)
 FEB = datetime(2026, 2, 1, tzinfo=UTC)

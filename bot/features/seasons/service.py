@@ -4,7 +4,7 @@ server's rated games of that range rated again from scratch.
 Why views: the anchors that reset ratings destructively then fix reset bugs (slack-gamebot#34,
 #35) and lose the old seasons (#4). Here nothing is reset or copied: a season board folds the
 stored rated games of its range through the very rule the all-time board uses
-(:func:`bot.storage.ratings.rate_game`, which migration 9's replay and the live recorder share),
+(:func:`bot.features.stats.ratings.rate_game`, which migration 9's replay and the live recorder share),
 so everyone starts the season fresh, the all-time ratings are untouched, and a past season's
 board can only change if its games do, which they never do.
 
@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.features.stats.ratings import rate_game
 from bot.features.stats.service import PAGE_SIZE, LeaderboardEntry, LeaderboardPage, check_family
 from bot.services.dispatcher import Dispatcher
 from bot.storage import Deadline, Shards, Store
@@ -44,7 +45,6 @@ from bot.storage.base import (
     SkillRating,
     utc_now,
 )
-from bot.storage.ratings import rate_game
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def standings(
 ) -> list[Standing]:
     """The board of *games* (rated, oldest first) in *scope* and *family*, everyone starting
     fresh: each game through :func:`rate_game`, the all-time rule, exactly as
-    :func:`~bot.storage.ratings.replay_ratings` folds them, but for this one (scope, family)
+    :func:`~bot.features.stats.ratings.replay_ratings` folds them, but for this one (scope, family)
     only (the rule rates each pair on its own, so the numbers are the same; the other three
     pairs of a game would quadruple the time of a board nobody asked for)."""
     ratings: dict[RatingKey, SkillRating] = {}
