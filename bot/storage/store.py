@@ -1,4 +1,6 @@
-"""Every :class:`~bot.storage.base.Store` method, written once for SQLite and PostgreSQL.
+"""Every store method, written once for SQLite and PostgreSQL: the one class that implements
+each feature's store interface (``bot/features/*/store.py``) and the shared ones
+(:mod:`bot.storage.base`).
 
 Why one class over two drivers: the rules of the store (a move's version, closed-table and
 deadline checks, the win streak, the leaderboard order) must be the same on both databases, and
@@ -8,6 +10,10 @@ for a transaction, a generator that yields them and decides on the rows it gets 
 (:meth:`SqlStore._run`, :meth:`SqlStore._load`), converts times (:meth:`SqlStore._time`,
 :meth:`SqlStore._moment`), opens and closes, and spells the few words the dialects disagree on
 (the class attributes below). Migrations stay per database: DDL history belongs to each.
+
+Columns are never listed here: each record's table (:mod:`bot.storage.queries`, built with
+:class:`bot.storage.records.Table`) gives its column list, its rows' records, its INSERT and
+upsert, by field name.
 """
 
 from __future__ import annotations
@@ -808,3 +814,9 @@ class SqlStore(ABC):
             guild_id, self._time(starts_at),
         )  # fmt: skip
         return bool(rows)
+
+
+#: Everything the bot persists: the one store class over both drivers, which implements every
+#: feature's narrow interface (``bot/features/*/store.py``) and the shared ones of
+#: :mod:`bot.storage.base`. Only start-up, the command line and tools hold it whole.
+Store = SqlStore

@@ -31,10 +31,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.features.seasons.store import SeasonsStore
 from bot.features.stats.ratings import rate_game
 from bot.features.stats.service import PAGE_SIZE, LeaderboardEntry, LeaderboardPage, check_family
 from bot.services.dispatcher import Dispatcher
-from bot.storage import Deadline, Shards, Store
+from bot.storage import Deadline, Shards
 from bot.storage.base import (
     ALL_VARIANTS,
     Clock,
@@ -190,7 +191,7 @@ class SeasonEnds:
     the table id, the season's start as the generation), so the durable-timer loop that runs
     the tables' deadlines runs these too, unchanged."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: SeasonsStore) -> None:
         self.store = store
 
     async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
@@ -215,7 +216,7 @@ class SeasonService:
 
     def __init__(
         self,
-        store: Store,
+        store: SeasonsStore,
         *,
         clock: Clock = utc_now,
         post: Post = _no_post,

@@ -61,7 +61,8 @@ from bot.features.stats.ratings import (
     rate_game,
     replay_ratings,
 )
-from bot.storage import MoveRecord, SeatRecord, Store, TableRecord, utc_now
+from bot.features.stats.store import StatsStore
+from bot.storage import MoveRecord, SeatRecord, TableRecord, utc_now
 from bot.storage.base import (
     ALL_VARIANTS,
     GLOBAL_SCOPE,
@@ -380,7 +381,7 @@ class StatsService:
     instance as ``bot.stats`` so the persistent page buttons find it after a restart.
     """
 
-    def __init__(self, store: Store, *, page_size: int = PAGE_SIZE) -> None:
+    def __init__(self, store: StatsStore, *, page_size: int = PAGE_SIZE) -> None:
         self.store = store
         self.page_size = page_size
         #: Called with each rated game once it is recorded (the seasons note its season there).
