@@ -69,10 +69,8 @@ def test_a_row_is_read_by_name_in_the_order_the_table_lists() -> None:
 
 def test_the_statistics_upsert_is_built_from_the_counters() -> None:
     sql = q.PLAYER_STATS.game_upsert("GREATEST")
-    assert sql.startswith(
-        "INSERT INTO player_stats AS s (scope, family, user_id, games, wins, win_rate, rounds, "
-        "rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak) VALUES ("
-    )
+    names = ", ".join(["scope", "family", "user_id", *(n for n, _ in q.PLAYER_STATS.counters)])
+    assert sql.startswith(f"INSERT INTO player_stats AS s ({names}) VALUES (")
     assert "games = s.games + excluded.games" in sql
     assert "best_opening = GREATEST(s.best_opening, excluded.best_opening)" in sql
     assert (
