@@ -122,6 +122,10 @@ class Table(Generic[R]):
             found.append(value)
         return tuple(found)
 
+    def insert_sql(self) -> str:
+        """The INSERT of one whole record, for a statement built once (a move's)."""
+        return f"INSERT INTO {self.name} ({', '.join(self.names)}) VALUES ({marks(self.width)})"
+
     def insert(
         self,
         records: Sequence[R],

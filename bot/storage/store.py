@@ -87,9 +87,7 @@ from bot.storage.queries import (
 from bot.storage.statements import Row, Stmt, T, Tx, marks, one
 
 #: A move's INSERT, built once (every move runs it).
-MOVE_INSERT = MOVES.insert(
-    [MoveRecord(0, 0, None, "", "", datetime.min)], lambda moment: moment
-).sql
+MOVE_INSERT = MOVES.insert_sql()
 
 
 def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
