@@ -36,8 +36,9 @@ ToMoment = Callable[[Any], datetime]
 ToTime = Callable[[datetime], Any]
 
 
-def _same(value: Any) -> Any:
-    return value
+def _moment_marker(value: Any) -> Any:
+    """Marks a time column in a table's readers: it is read with the store's ``moment``."""
+    raise AssertionError("a marker, never called")
 
 
 class Table(Generic[R]):
@@ -76,6 +77,12 @@ class Table(Generic[R]):
         if unknown:
             raise TypeError(f"{name}: no such field of {record.__name__}: {sorted(unknown)}")
         self.width = len(self.fields)
+        #: How each column is read: as it is (None), a moment, a flag, or a check.
+        self._readers: tuple[Callable[[Any], Any] | None, ...] = tuple(
+            self._checks.get(f) or (_moment_marker if f in self.times else bool if f in self.flags else None)
+            for f in self.fields
+        )
+        self._read = self._compile_reader()
         self._column = dict(zip(self.fields, self.names, strict=True))
 
     def column(self, field: str) -> str:
@@ -90,22 +97,35 @@ class Table(Generic[R]):
 
     # --- reading ---------------------------------------------------------------------------
 
-    def _reader(self, moment: ToMoment, field: str) -> Callable[[Any], Any]:
-        if field in self._checks:
-            return self._checks[field]
-        if field in self.flags:
-            return bool
-        if field in self.times:
-            return lambda value: None if value is None else moment(value)
-        return _same
-
     def from_row(self, row: Row, moment: ToMoment, start: int = 0, **given: Any) -> R:
         """The record of ``row[start:start + width]``, a row of :meth:`columns`; ``given``
         supplies the fields that are no columns here (``skip``)."""
-        cells = row[start : start + self.width]
-        for field, value in zip(self.fields, cells, strict=True):
-            given[field] = self._reader(moment, field)(value)
-        return self.record(**given)
+        return self._read(row, moment, start, given)
+
+    def _compile_reader(self) -> Callable[[Row, ToMoment, int, dict[str, Any]], R]:
+        """A function that builds the record from a row, each field by its name
+        (``record(id=c0, status=check(c4), …)``), written out once like a dataclass's own
+        ``__init__``: a move reads a table and its seats, and a loop over the columns cost
+        more than the read itself."""
+        scope: dict[str, Any] = {"record": self.record}
+        cells = [f"c{i}" for i in range(self.width)]
+        arguments = []
+        for i, (field, reader) in enumerate(zip(self.fields, self._readers, strict=True)):
+            if reader is None:
+                arguments.append(f"{field}=c{i}")
+                continue
+            call = "moment" if reader is _moment_marker else f"read{i}"
+            scope[f"read{i}"] = reader
+            arguments.append(f"{field}=None if c{i} is None else {call}(c{i})")
+        unpack = f"({', '.join(cells)},) = row[start:start + {self.width}]"
+        source = (
+            "def read(row, moment, start, given):\n"
+            f"    {unpack}\n"
+            f"    return record({', '.join(arguments)}, **given)\n"
+        )
+        exec(source, scope)  # our own text, made of the dataclass's field names
+        read: Callable[[Row, ToMoment, int, dict[str, Any]], R] = scope["read"]
+        return read
 
     # --- writing -----------------------------------------------------------------------------
 
