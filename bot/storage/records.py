@@ -83,6 +83,7 @@ class Table(Generic[R]):
             for f in self.fields
         )
         self._read = self._compile_reader()
+        self._writers: dict[tuple[str, ...], Callable[[R, ToTime], tuple[Any, ...]]] = {}
         self._column = dict(zip(self.fields, self.names, strict=True))
 
     def column(self, field: str) -> str:
@@ -131,16 +132,26 @@ class Table(Generic[R]):
 
     def params(self, record: R, time: ToTime, *, omit: Iterable[str] = ()) -> tuple[Any, ...]:
         """The record's values in :meth:`columns` order, as the database stores them."""
-        left_out = set(omit)
-        found: list[Any] = []
+        left_out = tuple(omit)
+        write = self._writers.get(left_out)
+        if write is None:
+            write = self._writers[left_out] = self._compile_writer(left_out)
+        return write(record, time)
+
+    def _compile_writer(self, omit: tuple[str, ...]) -> Callable[[R, ToTime], tuple[Any, ...]]:
+        """``(r.id, time(r.created_at), …)`` written out once, like :meth:`_compile_reader`."""
+        values = []
         for field in self.fields:
-            if field in left_out:
+            if field in omit:
                 continue
-            value = getattr(record, field)
-            if field in self.times and value is not None:
-                value = time(value)
-            found.append(value)
-        return tuple(found)
+            if field in self.times:
+                values.append(f"None if r.{field} is None else time(r.{field})")
+            else:
+                values.append(f"r.{field}")
+        scope: dict[str, Any] = {}
+        exec(f"def write(r, time):\n    return ({', '.join(values)},)\n", scope)
+        write: Callable[[R, ToTime], tuple[Any, ...]] = scope["write"]
+        return write
 
     def insert_sql(self) -> str:
         """The INSERT of one whole record, for a statement built once (a move's)."""
