@@ -65,7 +65,8 @@ class Table(Generic[R]):
         self.record = record
         skipped = set(skip)
         self.fields: tuple[str, ...] = tuple(
-            f.name for f in dataclasses.fields(record)  # type: ignore[arg-type]
+            f.name
+            for f in dataclasses.fields(record)  # type: ignore[arg-type]
             if f.name not in skipped
         )
         renamed = dict(columns or {})
@@ -79,7 +80,8 @@ class Table(Generic[R]):
         self.width = len(self.fields)
         #: How each column is read: as it is (None), a moment, a flag, or a check.
         self._readers: tuple[Callable[[Any], Any] | None, ...] = tuple(
-            self._checks.get(f) or (_moment_marker if f in self.times else bool if f in self.flags else None)
+            self._checks.get(f)
+            or (_moment_marker if f in self.times else bool if f in self.flags else None)
             for f in self.fields
         )
         self._read = self._compile_reader()
@@ -278,8 +280,7 @@ class Counter:
             return f"{greatest}(s.{column}, {streak})"
         top, bottom = self.of
         return (
-            f"CAST(s.{top} + excluded.{top} AS DOUBLE PRECISION) "
-            f"/ (s.{bottom} + excluded.{bottom})"
+            f"CAST(s.{top} + excluded.{top} AS DOUBLE PRECISION) / (s.{bottom} + excluded.{bottom})"
         )
 
 
