@@ -33,11 +33,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.features.seasons.service import SeasonService
+from bot.features.stats.ratings import rate_game
 from bot.render import Renderer
 from bot.render.scene import StandingLine, StandingsScene
 from bot.storage import SqliteStore
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord
-from bot.storage.ratings import rate_game
 
 GUILD = 1_000
 JAN = datetime(2026, 1, 1, tzinfo=UTC)

@@ -27,11 +27,11 @@ from bot.features.play import scenes
 from bot.features.play.tables import Table
 from bot.features.replays import replay as replays
 from bot.features.stats import charts
+from bot.features.stats.ratings import replay_ratings
 from bot.render.renderer import Renderer
 from bot.render.scene import Scene
 from bot.storage import SeatRecord, TableRecord
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord, RatingChange
-from bot.storage.ratings import replay_ratings
 from bot.text import t
 from rummy_engine import (
     Action,

@@ -28,7 +28,6 @@ from bot.storage.base import (
     Shards,
     StaleVersion,
     StorageError,
-    Store,
     TableClosed,
     TableNotFound,
     TableRecord,
@@ -40,6 +39,7 @@ from bot.storage.base import (
 )
 from bot.storage.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from bot.storage.sqlite import SqliteStore
+from bot.storage.store import SqlStore, Store
 
 if TYPE_CHECKING:
     from bot.storage.postgres import PostgresStore
@@ -90,6 +90,7 @@ __all__ = [
     "SchemaTooNew",
     "SeatRecord",
     "Shards",
+    "SqlStore",
     "SqliteStore",
     "StaleVersion",
     "StorageError",

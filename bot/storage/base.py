@@ -1,8 +1,9 @@
-"""The storage interface the rest of the bot talks to.
+"""The records the store keeps, its errors, and the store interfaces several features share.
 
-Why a Protocol plus plain dataclasses: cogs and the game service depend only on
-this module, so the SQLite and PostgreSQL implementations are interchangeable
-without touching them. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
+Why narrow Protocols plus plain dataclasses: a feature's service depends only on the interface
+it uses (its own in ``bot/features/<feature>/store.py``, and the shared ones here), so the
+SQLite and PostgreSQL implementations are interchangeable without touching it, and a service's
+type says which data it touches. Rows are frozen dataclasses (not sqlite rows or dicts) so the calling code
 is type-checked and cannot depend on a driver's row type. Game snapshots,
 actions and events are opaque JSON text here: storage never imports the engine
 or discord.
@@ -15,8 +16,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
+
+from bot.storage.records import Kind, counter
 
 TableStatus = Literal["lobby", "active", "finished", "cancelled"]
 TABLE_STATUSES: tuple[TableStatus, ...] = ("lobby", "active", "finished", "cancelled")
@@ -185,7 +188,7 @@ class TableRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
-    #: Bumped by every change (move, seats, options, status); see :meth:`Store.mark_published`.
+    #: Bumped by every change (move, seats, options, status); see ``mark_published`` (:class:`~bot.features.play.store.MessagesStore`).
     revision: int = 0
     #: The revision every message of the table was last brought to.
     published: int = 0
@@ -297,193 +300,25 @@ class DeadlineGone(StorageError):
         self.generation = generation
 
 
-@runtime_checkable
-class Store(Protocol):
-    """Everything the bot persists. All methods are coroutines; one write = one transaction."""
+# --- the store interfaces shared by several features -----------------------------------------
+#
+# There is no one interface of everything: each feature declares what it uses in its own
+# ``store.py`` (``bot/features/play/store.py``, ``stats/store.py``, ``seasons/store.py``,
+# ``defaults/store.py``), and these are the ones several features read. One class implements them
+# all, for both databases (:class:`bot.storage.store.SqlStore`); a service is typed with the
+# narrow ones it uses. All methods are coroutines; one write = one transaction.
 
-    # --- lifecycle ---------------------------------------------------------
-    async def open(self) -> None:
-        """Connect and bring the schema to the newest version."""
-        ...
 
-    async def close(self) -> None:
-        """Finish pending work and release the connection. Safe to call twice."""
-        ...
-
-    async def schema_version(self) -> int:
-        """The schema version of the open database."""
-        ...
-
-    # --- tables ------------------------------------------------------------
-    async def create_table(self, new: NewTable) -> TableRecord:
-        """Insert a table at version 0 with no snapshot and return it."""
-        ...
-
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        """The table, or ``None`` if there is none with this id."""
-        ...
-
-    async def list_active_tables(
-        self, guild_id: int | None = None, shards: Shards | None = None
-    ) -> list[TableRecord]:
-        """Tables in lobby or active status (what a restart must restore), oldest first; only
-        those of ``guild_id`` or of servers on ``shards`` when given."""
-        ...
-
-    async def update_table_status(
-        self,
-        table_id: int,
-        status: TableStatus,
-        *,
-        reason: str | None = None,
-        claim: Deadline | None = None,
-    ) -> TableRecord:
-        """Change the status without a move (e.g. cancelling a lobby).
-
-        ``reason`` is kept as ``closed_reason``; ``claim`` marks that deadline fired in the same
-        transaction and raises :class:`DeadlineGone` (nothing written) if it is not pending.
-        """
-        ...
-
-    async def set_table_setting(
-        self, table_id: int, setting: TableSetting, value: str | None
-    ) -> TableRecord:
-        """Change one lobby setting, as a new revision so Discord shows it: ``"options"`` (the
-        table options as JSON) or ``"locale"`` (the language of its public messages; ``None``:
-        the server's)."""
-        ...
-
-    async def set_table_thread(self, table_id: int, thread_id: int) -> None:
-        """Record the thread a table's game is played in (``0``: none may be opened), durably
-        and without a new revision: it is where the messages go, not what they show."""
-        ...
-
-    async def set_seats(self, table_id: int, seats: Sequence[SeatRecord]) -> None:
-        """Replace all seats of a table at once."""
-        ...
-
-    async def get_seats(self, table_id: int) -> list[SeatRecord]:
-        """Seats ordered by seat number."""
-        ...
-
-    async def load_table(self, table_id: int) -> LoadedTable | None:
-        """The table, its seats and the seated players' preferences in one read (a move needs
-        all three), or ``None``."""
-        ...
-
-    # --- moves -------------------------------------------------------------
-    async def commit_move(
-        self,
-        table_id: int,
-        expected_version: int,
-        actor_id: int | None,
-        action_json: str,
-        events_json: str,
-        snapshot_json: str,
-        *,
-        status: TableStatus | None = None,
-        claim: Deadline | None = None,
-        timeouts: tuple[int, int] | None = None,
-    ) -> int:
-        """Append a move, store the new snapshot and bump the version, atomically.
-
-        ``claim`` marks a pending deadline fired in the same transaction (raising
-        :class:`DeadlineGone`, nothing written, if it already fired or was replaced), so a
-        deadline's move happens exactly once even across a crash. ``timeouts`` =
-        (seat, count) sets that seat's timed-out-turns counter in the same transaction.
-
-        Returns the new version (= the move's ``seq``). Raises :class:`StaleVersion`
-        if the stored version is not *expected_version*, :class:`TableNotFound`
-        or :class:`TableClosed`; in all those cases nothing is written. *status*
-        optionally changes the table status in the same transaction (the first
-        move makes a lobby ``active``, the last one ``finished``).
-        """
-        ...
+class MoveLog(Protocol):
+    """A table's accepted moves: play writes them, replays and statistics read them."""
 
     async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
         """Moves with ``seq > after_seq`` in order: enough to replay or audit a game."""
         ...
 
-    async def last_human_move_at(self, table_id: int) -> datetime | None:
-        """When a person last made a move at the table (None: never)."""
-        ...
 
-    # --- deadlines (migration 6) ---------------------------------------------
-    async def arm_deadlines(self, table_id: int, wanted: Sequence[Deadline]) -> list[Deadline]:
-        """Make ``wanted`` the table's deadlines in one transaction: kinds not wanted are
-        removed; a wanted kind whose stored generation is the same is kept as it is (its due
-        time and ``fired``); otherwise it is (re)placed. An empty generation means "keep
-        whatever row of this kind exists". Returns the table's deadlines as stored afterwards
-        (as :meth:`get_deadlines` would), so the caller need not read them back. Need not wait
-        for the disk: start-up arms every open table's deadlines again (issue 11: one fsync'd
-        commit per move, the move's own)."""
-        ...
-
-    async def get_deadlines(self, table_id: int) -> list[Deadline]:
-        """The table's deadlines (fired ones included), by kind."""
-        ...
-
-    async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
-        """The pending (not fired) deadlines of open tables (of servers on ``shards``, when
-        given), nearest first."""
-        ...
-
-    async def claim_deadline(self, deadline: Deadline) -> bool:
-        """Mark a pending deadline fired; False if it already fired or was replaced."""
-        ...
-
-    # --- messages ------------------------------------------------------------
-    async def set_message_ref(self, ref: MessageRef) -> None:
-        """Remember (or replace) the message of this kind for a table."""
-        ...
-
-    async def get_message_refs(self, table_id: int) -> list[MessageRef]:
-        """All remembered messages of a table."""
-        ...
-
-    async def delete_message_ref(self, table_id: int, kind: str) -> None:
-        """Forget a message (it was deleted or is no longer needed)."""
-        ...
-
-    async def mark_published(
-        self, table_id: int, revision: int, refs: Sequence[MessageRef] = ()
-    ) -> None:
-        """In one transaction: store ``refs`` and record that every message of the table shows
-        ``revision`` (never moving backwards). It may skip the fsync: ``refs`` are edits of
-        messages already recorded, so losing this write to a power cut only makes the next
-        start-up edit them again."""
-        ...
-
-    async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
-        """Tables with a change not yet shown on Discord (open or closed), of servers on
-        ``shards`` when given: start-up heals them."""
-        ...
-
-    # --- settings and preferences ----------------------------------------------
-    async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
-        """A per-server setting, or ``None`` if unset."""
-        ...
-
-    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
-        """Set a per-server setting; ``None`` removes it."""
-        ...
-
-    async def get_table_defaults(self, guild_id: int, channel_id: int) -> dict[int, dict[str, str]]:
-        """The defaults of new tables set for the server (under channel ``0``) and for
-        ``channel_id`` (migration 11), in one read: ``{0: {...}, channel_id: {...}}``, an empty
-        mapping for a scope with none."""
-        ...
-
-    async def set_table_default(
-        self, guild_id: int, channel_id: int, key: str, value: str | None
-    ) -> None:
-        """Set one default of new tables for the server (``channel_id`` 0) or one channel;
-        ``None`` removes it (the channel then follows the server, the server the bot)."""
-        ...
-
-    async def clear_table_defaults(self, guild_id: int, channel_id: int) -> None:
-        """Remove every default of one scope (the server's with ``channel_id`` 0)."""
-        ...
+class PrefsStore(Protocol):
+    """Per-user display preferences (a move's hand DMs, the display settings, the reconciler)."""
 
     async def get_player_prefs(self, user_id: int) -> PlayerPrefs:
         """The user's preferences, or the defaults."""
@@ -502,106 +337,28 @@ class Store(Protocol):
         touching the preferences a concurrent command may be changing."""
         ...
 
-    # --- meta --------------------------------------------------------------------
+
+class GuildSettingsStore(Protocol):
+    """Per-server settings (the server's language, which play and the season posts read)."""
+
+    async def get_guild_setting(self, guild_id: int, key: str) -> str | None:
+        """A per-server setting, or ``None`` if unset."""
+        ...
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set a per-server setting; ``None`` removes it."""
+        ...
+
+
+class MetaStore(Protocol):
+    """Bot-wide bookkeeping values (the slash-command tree hash, a table's play-again links)."""
+
     async def get_meta(self, key: str) -> str | None:
         """Bot-wide bookkeeping value (e.g. the slash-command tree hash)."""
         ...
 
     async def set_meta(self, key: str, value: str) -> None:
         """Set a bookkeeping value."""
-        ...
-
-    # --- recorded games, ratings and the leaderboard (migration 5) ------------------------
-    async def record_game(self, game: GameRecord, rater: Rater | None = None) -> int | None:
-        """Store a finished game, its players and rounds, and update ``player_stats``.
-
-        Idempotent per ``game.table_id``: a second call for the same table writes nothing
-        and returns ``None``; otherwise returns the new game id. Counters are updated for
-        every human player under the game's guild and under :data:`GLOBAL_SCOPE`, for the
-        game's variant and for :data:`ALL_VARIANTS`. *rater* (``None`` = unrated game) is
-        called inside the same write transaction with the current ratings of every
-        affected key, so no concurrent game can overwrite a rating update.
-        """
-        ...
-
-    async def get_game_record(self, table_id: int) -> GameRecord | None:
-        """The recorded game of a table, with players and rounds, or ``None``."""
-        ...
-
-    async def leaderboard_page(
-        self, scope: int, family: str, sort: LeaderboardSort, offset: int, limit: int
-    ) -> list[PlayerStats]:
-        """Rows of one leaderboard in display order (sort key, then ``user_id``)."""
-        ...
-
-    async def leaderboard_size(self, scope: int, family: str) -> int:
-        """How many players one leaderboard has."""
-        ...
-
-    async def leaderboard_position(
-        self, scope: int, family: str, sort: LeaderboardSort, user_id: int
-    ) -> tuple[int, PlayerStats] | None:
-        """The 1-based rank of *user_id* in that order with their row, or ``None``."""
-        ...
-
-    async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
-        """All of a player's rows in one scope (one per family), ordered by family."""
-        ...
-
-    async def rating_history(
-        self, scope: int, family: str, user_id: int, limit: int
-    ) -> list[RatingChange]:
-        """The player's latest rating changes in that scope and family, newest first."""
-        ...
-
-    async def favourite_partner(
-        self, scope: int, family: str, user_id: int
-    ) -> tuple[int, int] | None:
-        """(partner user id, games together) of the most frequent human partner, or ``None``.
-
-        Ties go to the smaller user id so the answer does not flicker.
-        """
-        ...
-
-    async def player_names(self, user_ids: Sequence[int]) -> dict[int, str]:
-        """The seat name each user had in their latest recorded game (users without one are
-        left out), so a global leaderboard can name players of other servers."""
-        ...
-
-    # --- seasons (migration 13) ---------------------------------------------------------
-    async def season_rows(self, guild_id: int) -> list[SeasonRecord]:
-        """Every stored season of a server, oldest first."""
-        ...
-
-    async def add_season(self, season: SeasonRecord) -> None:
-        """Store a season a rated game was played in; if it is stored already, only its
-        ``channel_id`` changes (the channel of its latest rated game), never its dates."""
-        ...
-
-    async def set_season_schedule(
-        self, guild_id: int, starts_at: datetime, ends_at: datetime, length: str
-    ) -> None:
-        """Change a stored season's end and the length of the seasons after it (an admin's
-        choice); whether its end was announced is kept."""
-        ...
-
-    async def rated_games_between(
-        self, guild_id: int, start: datetime, end: datetime
-    ) -> list[GameRecord]:
-        """The server's rated games that ended in ``[start, end)``, with their players (no
-        rounds), in the order they were recorded: what a season board is rated from."""
-        ...
-
-    async def pending_season_ends(
-        self, limit: int = 16, shards: Shards | None = None
-    ) -> list[SeasonRecord]:
-        """Seasons whose end is not yet announced (of servers on ``shards``), nearest end
-        first."""
-        ...
-
-    async def claim_season_end(self, guild_id: int, starts_at: datetime) -> bool:
-        """Mark a season's end announced; False if it already was (or there is no such
-        season): the one who gets True posts the final standings."""
         ...
 
 
@@ -688,25 +445,32 @@ Rater = Callable[[Mapping[RatingKey, SkillRating | None]], Mapping[RatingKey, Sk
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """One ``player_stats`` row: counters and the rating of a player in a scope and family."""
+    """One ``player_stats`` row: counters and the rating of a player in a scope and family.
+
+    A field made with :func:`~bot.storage.records.counter` is a counter, and its declaration
+    is all the store needs: how a recorded game changes it (the statistics upsert and the
+    game's row are built from these declarations). ``source`` names the
+    :class:`GamePlayerRecord` field a game adds.
+    """
 
     scope: int
     family: str
     user_id: int
-    games: int
-    wins: int
-    win_rate: float
-    rated_games: int
-    mu: float | None
-    sigma: float | None
-    rating: float | None
-    rounds: int
-    rounds_won: int
-    penalty_total: int
-    rami_sec: int
-    best_opening: int
-    streak: int
-    best_streak: int
+    games: int = counter(Kind.SUM)
+    wins: int = counter(Kind.SUM, "won")
+    win_rate: float = counter(Kind.RATIO, of=("wins", "games"))
+    #: The rating, set by the rater of a rated game (not a counter).
+    rated_games: int = 0
+    mu: float | None = None
+    sigma: float | None = None
+    rating: float | None = None
+    rounds: int = counter(Kind.SUM, "rounds")
+    rounds_won: int = counter(Kind.SUM, "rounds_won")
+    penalty_total: int = counter(Kind.SUM, "penalty_total")
+    rami_sec: int = counter(Kind.SUM, "rami_sec")
+    best_opening: int = counter(Kind.MAX, "best_opening")
+    streak: int = counter(Kind.STREAK, "won")
+    best_streak: int = counter(Kind.BEST, of=("streak",))
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,7 @@ async def _keep_session(conn: Any) -> None:
 
 
 class PostgresStore(SqlStore):
-    """A :class:`~bot.storage.base.Store` on a PostgreSQL database (``postgresql://`` URL).
+    """The store (:class:`~bot.storage.store.SqlStore`) on a PostgreSQL database (``postgresql://`` URL).
 
     Several processes may use one database at once. Opening applies pending migrations.
     """

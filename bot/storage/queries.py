@@ -1,5 +1,6 @@
-"""Store-independent pieces of the SQLite and PostgreSQL stores: column lists, the leaderboard
-orders and the rows a finished game adds to the statistics.
+"""Store-independent pieces of the SQLite and PostgreSQL stores: each stored record's table
+(:class:`~bot.storage.records.Table`), the leaderboard orders and the rows a finished game adds
+to the statistics.
 
 Why one module: both stores must rank, count and record exactly alike (the copy between them and
 the tests on both depend on it), so the logic that does not depend on the SQL dialect lives here
@@ -8,8 +9,7 @@ once. Conditions use ``?`` placeholders; the PostgreSQL driver numbers them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from bot.storage.base import (
@@ -18,20 +18,28 @@ from bot.storage.base import (
     LEADERBOARD_SORTS,
     TABLE_SETTINGS,
     TABLE_STATUSES,
+    Deadline,
     GamePlayerRecord,
     GameRecord,
     GameRoundRecord,
     LeaderboardSort,
     LoadedTable,
+    MessageRef,
+    MoveRecord,
+    NewTable,
     PlayerPrefs,
     PlayerStats,
+    RatingChange,
     RatingKey,
+    SeasonRecord,
     SeatRecord,
     SkillRating,
     TableRecord,
     TableSetting,
     TableStatus,
 )
+from bot.storage.records import StatsTable, Table, ToMoment
+from bot.storage.statements import Row
 
 
 def check_status(status: str) -> TableStatus:
@@ -49,17 +57,54 @@ def check_setting(setting: str) -> TableSetting:
     raise ValueError(f"unknown table setting {setting!r}; expected one of {TABLE_SETTINGS}")
 
 
-TABLE_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, variant, mode, options, seed, snapshot, "
-    "version, created_at, updated_at, finished_at, revision, published, locale, closed_reason, "
-    "thread_id"
+#: A table (a lobby or a game).
+TABLES = Table(
+    "tables",
+    TableRecord,
+    columns={"options_json": "options", "snapshot_json": "snapshot"},
+    times=("created_at", "updated_at", "finished_at"),
+    checks={"status": check_status},
 )
-#: How many columns a table row has (where a seat's columns follow them in a join).
-TABLE_WIDTH = len(TABLE_COLUMNS.split(","))
-SEAT_COLUMNS = "seat, user_id, is_computer, team, name, strength, timeouts"
-SEAT_WIDTH = len(SEAT_COLUMNS.split(","))
-#: A seated player's preferences, as the table load reads them (after the seat's columns).
-PREFS_COLUMNS = "dm_closed, four_colour, hand_sort, locale, dm_channel_id"
+#: What a new table is inserted from.
+NEW_TABLES = Table("tables", NewTable, columns={"options_json": "options"})
+#: A seat (its ``table_id`` is the table's, no field of the seat).
+SEATS = Table("seats", SeatRecord, flags=("is_computer",))
+#: A player's preferences (no row: the defaults).
+PREFS = Table("player_prefs", PlayerPrefs, flags=("dm_closed", "four_colour"))
+MOVES = Table(
+    "moves",
+    MoveRecord,
+    columns={"action_json": "action", "events_json": "events"},
+    times=("created_at",),
+)
+DEADLINES = Table("deadlines", Deadline, times=("due_at",), flags=("fired",))
+MESSAGE_REFS = Table("message_refs", MessageRef)
+#: A recorded game (its players and rounds are rows of their own).
+GAMES = Table(
+    "games",
+    GameRecord,
+    columns={
+        "options_json": "options",
+        "winner_sides_json": "winner_sides",
+        "scores_json": "scores",
+    },
+    flags=("rated",),
+    times=("started_at", "ended_at"),
+    skip=("players", "rounds"),
+)
+#: A recorded game's seat (its ``game_id`` is the game's).
+GAME_PLAYERS = Table("game_players", GamePlayerRecord, flags=("is_computer", "won", "forfeited"))
+GAME_ROUNDS = Table(
+    "game_rounds",
+    GameRoundRecord,
+    columns={"penalties_json": "penalties", "points_json": "points", "totals_json": "totals"},
+)
+#: A player's counters and rating in a scope and family; the counters are declared on
+#: :class:`PlayerStats` and the upsert a game makes is built from them.
+PLAYER_STATS = StatsTable("player_stats", PlayerStats, key=("scope", "family", "user_id"))
+#: One rated game's rating change (its scope, family and user are the key's).
+RATING_HISTORY = Table("rating_history", RatingChange)
+SEASONS = Table("seasons", SeasonRecord, times=("starts_at", "ends_at"), flags=("posted",))
 
 
 #: When a person (not a computer, not a timer) last made a move at table ?.
@@ -69,107 +114,40 @@ LAST_HUMAN_MOVE_SQL = (
 )
 
 
-def prefs_from_row(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
-    """A user's stored preferences (``PREFS_COLUMNS``), or the defaults when there is no row
-    (or, in an outer join, a row of NULLs)."""
-    if row is None or row[0] is None:
-        return PlayerPrefs(user_id=user_id)
-    return PlayerPrefs(user_id, bool(row[0]), bool(row[1]), row[2], row[3], row[4])
-
-
-def seat_from_row(r: Sequence[Any]) -> SeatRecord:
-    """A seat of ``SEAT_COLUMNS`` (flags are 0/1 in SQLite, booleans in PostgreSQL)."""
-    return SeatRecord(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6])
-
-
-def player_from_row(row: Sequence[Any]) -> GamePlayerRecord:
-    """A recorded player of ``PLAYER_COLUMNS``."""
-    seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, *counts = row
-    score, rounds, rounds_won, penalty_total, rami_sec, best_opening = counts
-    return GamePlayerRecord(
-        seat,
-        user_id,
-        bool(is_computer),
-        name,
-        side,
-        partner_id,
-        place,
-        bool(won),
-        bool(forfeited),
-        score,
-        rounds,
-        rounds_won,
-        penalty_total,
-        rami_sec,
-        best_opening,
-    )
-
-
-def game_from_row(
-    row: Sequence[Any],
-    moment: Callable[[Any], datetime],
-    players: tuple[GamePlayerRecord, ...],
-    rounds: tuple[GameRoundRecord, ...] = (),
-) -> GameRecord:
-    """A recorded game of ``id, GAME_COLUMNS``; *moment* reads the store's time column."""
-    return GameRecord(
-        id=row[0],
-        table_id=row[1],
-        guild_id=row[2],
-        channel_id=row[3],
-        variant=row[4],
-        mode=row[5],
-        options_json=row[6],
-        winner_sides_json=row[7],
-        scores_json=row[8],
-        rated=bool(row[9]),
-        started_at=moment(row[10]),
-        ended_at=moment(row[11]),
-        players=players,
-        rounds=rounds,
-    )
-
-
-def loaded_table(record: TableRecord, rows: Sequence[Sequence[Any]]) -> LoadedTable:
-    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat (``SEAT_COLUMNS``) and its
-    player's preferences; a seatless table has one row of NULL seat columns."""
-    seated = [row[TABLE_WIDTH:] for row in rows if row[TABLE_WIDTH] is not None]
-    seats = tuple(seat_from_row(r[:SEAT_WIDTH]) for r in seated)
-    prefs = {
-        seat.user_id: prefs_from_row(seat.user_id, r[SEAT_WIDTH:])
-        for seat, r in zip(seats, seated, strict=True)
-        if seat.user_id is not None
-    }
-    return LoadedTable(record, seats, prefs)
-
-
-def qualified(columns: str, alias: str) -> str:
-    """``columns`` each prefixed with a table alias, for a join."""
-    return ", ".join(f"{alias}.{c.strip()}" for c in columns.split(","))
+def loaded_table(record: TableRecord, rows: Sequence[Row], moment: ToMoment) -> LoadedTable:
+    """The table of ``LOAD_TABLE_SQL``'s ``rows``: each row's seat and its player's
+    preferences; a seatless table has one row of NULL seat columns, a player without
+    preferences NULL ones (the defaults)."""
+    seats: list[SeatRecord] = []
+    prefs: dict[int, PlayerPrefs] = {}
+    for row in rows:
+        if row[SEAT_AT + SEAT_NUMBER] is None:
+            continue
+        seat = SEATS.from_row(row, moment, SEAT_AT)
+        seats.append(seat)
+        if seat.user_id is not None:
+            stored = row[PREFS_AT + PREFS_USER] is not None
+            prefs[seat.user_id] = (
+                PREFS.from_row(row, moment, PREFS_AT) if stored else PlayerPrefs(seat.user_id)
+            )
+    return LoadedTable(record, tuple(seats), prefs)
 
 
 #: A move's one read: the table's columns repeated on each of its seats (once if seatless),
 #: each seat followed by its player's preferences (NULLs when they have none).
 LOAD_TABLE_SQL = (
-    f"SELECT {qualified(TABLE_COLUMNS, 't')}, {qualified(SEAT_COLUMNS, 's')}, "
-    f"{qualified(PREFS_COLUMNS, 'p')} FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
+    f"SELECT {TABLES.columns('t')}, {SEATS.columns('s')}, {PREFS.columns('p')} "
+    "FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
     "LEFT JOIN player_prefs p ON p.user_id = s.user_id WHERE t.id = ? ORDER BY s.seat"
 )
+#: Where the seat's and the preferences' columns start in a row of ``LOAD_TABLE_SQL``, and
+#: the column that is NULL when there is none.
+SEAT_AT = TABLES.width
+PREFS_AT = SEAT_AT + SEATS.width
+SEAT_NUMBER = SEATS.fields.index("seat")
+PREFS_USER = PREFS.fields.index("user_id")
 
 
-#: Columns of a stored game, in :class:`GameRecord` order (after ``id``).
-GAME_COLUMNS = (
-    "table_id, guild_id, channel_id, variant, mode, options, winner_sides, scores, rated, "
-    "started_at, ended_at"
-)
-PLAYER_COLUMNS = (
-    "seat, user_id, is_computer, name, side, partner_id, place, won, forfeited, score, rounds, "
-    "rounds_won, penalty_total, rami_sec, best_opening"
-)
-STATS_COLUMNS = (
-    "scope, family, user_id, games, wins, win_rate, rated_games, mu, sigma, rating, rounds, "
-    "rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak"
-)
 #: Columns of each leaderboard order before the final ``user_id`` tie-break; they match the
 #: ``player_stats_*`` indexes of migration 5 so a page is an index walk.
 SORT_SPECS: dict[LeaderboardSort, tuple[tuple[str, Literal["ASC", "DESC"]], ...]] = {
@@ -222,25 +200,9 @@ def stats_keys(game: GameRecord) -> list[tuple[RatingKey, GamePlayerRecord]]:
     ]
 
 
-def stats_rows(
-    game: GameRecord, keys: list[tuple[RatingKey, GamePlayerRecord]]
-) -> list[tuple[Any, ...]]:
-    del game  # the keys already carry what the counters need
-    return [
-        (
-            *key,
-            int(p.won),
-            float(p.won),
-            p.rounds,
-            p.rounds_won,
-            p.penalty_total,
-            p.rami_sec,
-            p.best_opening,
-            int(p.won),
-            int(p.won),
-        )
-        for key, p in keys
-    ]
+def stats_rows(keys: list[tuple[RatingKey, GamePlayerRecord]]) -> list[tuple[Any, ...]]:
+    """The parameters of the statistics upsert, one row per key (see ``PLAYER_STATS``)."""
+    return [PLAYER_STATS.game_row(key, player) for key, player in keys]
 
 
 def display(rating: SkillRating | None) -> float | None:

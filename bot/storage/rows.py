@@ -1,6 +1,6 @@
 """Whole-table row access for copying a database between stores (``rummy-bot copy-db``).
 
-Why not the :class:`~bot.storage.base.Store` methods: those serve the bot (one table, one
+Why not the store's methods (:class:`~bot.storage.store.SqlStore`): those serve the bot (one table, one
 player) and have no "every row of every table" read, which only a copy needs. Both sides are
 read from the schema itself (tables in creation order, so a parent comes before the rows that
 reference it; columns by name), so a new migration needs nothing here. Values are converted

@@ -97,7 +97,7 @@ def _drive(raw: sqlite3.Connection, tx: Tx[T]) -> T:
 
 
 class SqliteStore(SqlStore):
-    """A :class:`~bot.storage.base.Store` backed by one SQLite file.
+    """The store (:class:`~bot.storage.store.SqlStore`) backed by one SQLite file.
 
     Use ``async with SqliteStore(path) as store:`` or call :meth:`open` and :meth:`close`.
     Opening applies pending migrations.

@@ -1,4 +1,6 @@
-"""Every :class:`~bot.storage.base.Store` method, written once for SQLite and PostgreSQL.
+"""Every store method, written once for SQLite and PostgreSQL: the one class that implements
+each feature's store interface (``bot/features/*/store.py``) and the shared ones
+(:mod:`bot.storage.base`).
 
 Why one class over two drivers: the rules of the store (a move's version, closed-table and
 deadline checks, the win streak, the leaderboard order) must be the same on both databases, and
@@ -8,6 +10,10 @@ for a transaction, a generator that yields them and decides on the rows it gets 
 (:meth:`SqlStore._run`, :meth:`SqlStore._load`), converts times (:meth:`SqlStore._time`,
 :meth:`SqlStore._moment`), opens and closes, and spells the few words the dialects disagree on
 (the class attributes below). Migrations stay per database: DDL history belongs to each.
+
+Columns are never listed here: each record's table (:mod:`bot.storage.queries`, built with
+:class:`bot.storage.records.Table`) gives its column list, its rows' records, its INSERT and
+upsert, by field name.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
@@ -53,36 +60,34 @@ from bot.storage.base import (
     TableStatus,
 )
 from bot.storage.queries import (
-    GAME_COLUMNS,
+    DEADLINES,
+    GAME_PLAYERS,
+    GAME_ROUNDS,
+    GAMES,
     LAST_HUMAN_MOVE_SQL,
     LOAD_TABLE_SQL,
-    PLAYER_COLUMNS,
-    PREFS_COLUMNS,
-    SEAT_COLUMNS,
-    STATS_COLUMNS,
-    TABLE_COLUMNS,
-    TABLE_WIDTH,
+    MESSAGE_REFS,
+    MOVES,
+    NEW_TABLES,
+    PLAYER_STATS,
+    PREFS,
+    RATING_HISTORY,
+    SEASONS,
+    SEATS,
+    TABLES,
     ahead_conditions,
     check_setting,
     check_status,
     display,
-    game_from_row,
     loaded_table,
-    player_from_row,
-    prefs_from_row,
-    qualified,
-    seat_from_row,
     sort_spec,
     stats_keys,
     stats_rows,
 )
-from bot.storage.statements import Row, Stmt, T, Tx, marks, one, values
+from bot.storage.statements import Row, Stmt, T, Tx, marks, one
 
-DEADLINE_COLUMNS = "table_id, kind, due_at, generation, seat, fired"
-MOVE_COLUMNS = "table_id, seq, actor_id, action, events, created_at"
-REF_COLUMNS = "table_id, kind, channel_id, message_id, stamp, revision"
-ROUND_COLUMNS = "round_no, winner, outcome, penalties, points, totals"
-SEASON_COLUMNS = "guild_id, starts_at, ends_at, length, channel_id, posted"
+#: A move's INSERT, built once (every move runs it).
+MOVE_INSERT = MOVES.insert_sql()
 
 
 def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
@@ -96,12 +101,12 @@ def _shard_filter(column: str, shards: Shards | None) -> tuple[str, list[int]]:
 
 
 def _ref_upsert(refs: Sequence[MessageRef]) -> Stmt:
-    return Stmt(
-        f"INSERT INTO message_refs ({REF_COLUMNS}) VALUES {values(len(refs), 6)} "
-        "ON CONFLICT (table_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
-        "message_id = excluded.message_id, stamp = excluded.stamp, revision = excluded.revision",
-        [v for r in refs for v in (r.table_id, r.kind, r.channel_id, r.message_id, r.stamp,
-                                   r.revision)],
+    return MESSAGE_REFS.upsert(
+        refs,
+        lambda moment: moment,
+        key=("table_id", "kind"),
+        update=dict.fromkeys(("channel_id", "message_id", "stamp", "revision")),
+        one_statement=True,
     )
 
 
@@ -182,52 +187,33 @@ class SqlStore(ABC):
     # --- rows ----------------------------------------------------------------------------
 
     def _table(self, row: Row) -> TableRecord:
-        return TableRecord(
-            id=row[0],
-            guild_id=row[1],
-            channel_id=row[2],
-            host_id=row[3],
-            status=check_status(row[4]),
-            variant=row[5],
-            mode=row[6],
-            options_json=row[7],
-            seed=row[8],
-            snapshot_json=row[9],
-            version=row[10],
-            created_at=self._moment(row[11]),
-            updated_at=self._moment(row[12]),
-            finished_at=None if row[13] is None else self._moment(row[13]),
-            revision=row[14],
-            published=row[15],
-            locale=row[16],
-            closed_reason=row[17],
-            thread_id=row[18],
-        )
+        return TABLES.from_row(row, self._moment)
 
     def _deadline(self, row: Row) -> Deadline:
-        return Deadline(row[0], row[1], self._moment(row[2]), row[3], row[4], bool(row[5]))
+        return DEADLINES.from_row(row, self._moment)
 
     # --- tables ----------------------------------------------------------------------------
 
     async def create_table(self, new: NewTable) -> TableRecord:
+        check_status(new.status)
         now = self._now()
-        rows = await self._change(
-            "INSERT INTO tables (guild_id, channel_id, host_id, status, variant, mode, options, "
-            "seed, snapshot, version, created_at, updated_at, revision, locale) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, 1, ?) RETURNING {TABLE_COLUMNS}",
-            new.guild_id, new.channel_id, new.host_id, check_status(new.status), new.variant,
-            new.mode, new.options_json, new.seed, now, now, new.locale,
-        )  # fmt: skip
+        insert = NEW_TABLES.insert(
+            [new],
+            self._time,
+            extra={"version": 0, "created_at": now, "updated_at": now, "revision": 1},
+            then=f"RETURNING {TABLES.columns()}",
+        )
+        rows = await self._run(one(insert), write=True, isolated=False)
         return self._table(rows[0])
 
     async def get_table(self, table_id: int) -> TableRecord | None:
-        row = await self._first(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", table_id)
+        row = await self._first(f"SELECT {TABLES.columns()} FROM tables WHERE id = ?", table_id)
         return None if row is None else self._table(row)
 
     async def list_active_tables(
         self, guild_id: int | None = None, shards: Shards | None = None
     ) -> list[TableRecord]:
-        sql = f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ({marks(len(OPEN_STATUSES))})"
+        sql = f"SELECT {TABLES.columns()} FROM tables WHERE status IN ({marks(len(OPEN_STATUSES))})"
         params: list[Any] = list(OPEN_STATUSES)
         if guild_id is not None:
             sql += " AND guild_id = ?"
@@ -254,7 +240,7 @@ class SqlStore(ABC):
             rows = yield Stmt(
                 "UPDATE tables SET status = ?, updated_at = ?, revision = revision + 1, "
                 "finished_at = COALESCE(finished_at, ?), "
-                f"closed_reason = COALESCE(?, closed_reason) WHERE id = ? RETURNING {TABLE_COLUMNS}",
+                f"closed_reason = COALESCE(?, closed_reason) WHERE id = ? RETURNING {TABLES.columns()}",
                 (status, now, finished, reason, table_id),
             )
             if not rows:
@@ -269,7 +255,7 @@ class SqlStore(ABC):
         column = check_setting(setting)
         rows = await self._change(
             f"UPDATE tables SET {column} = ?, updated_at = ?, revision = revision + 1 "
-            f"WHERE id = ? RETURNING {TABLE_COLUMNS}",
+            f"WHERE id = ? RETURNING {TABLES.columns()}",
             value, self._now(), table_id,
         )  # fmt: skip
         if not rows:
@@ -291,26 +277,22 @@ class SqlStore(ABC):
             if not bumped:
                 raise TableNotFound(table_id)
             yield Stmt("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            yield Stmt(
-                f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                many=[
-                    (table_id, s.seat, s.user_id, s.is_computer, s.team, s.name, s.strength,
-                     s.timeouts)
-                    for s in seats
-                ],
-            )  # fmt: skip
+            if seats:
+                yield SEATS.insert(seats, self._time, extra={"table_id": table_id})
 
         await self._run(tx(), write=True)
 
     async def get_seats(self, table_id: int) -> list[SeatRecord]:
         rows = await self._rows(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", table_id
+            f"SELECT {SEATS.columns()} FROM seats WHERE table_id = ? ORDER BY seat", table_id
         )
-        return [seat_from_row(r) for r in rows]
+        return [SEATS.from_row(r, self._moment) for r in rows]
 
     async def load_table(self, table_id: int) -> LoadedTable | None:
         rows = await self._load(Stmt(LOAD_TABLE_SQL, (table_id,)))
-        return loaded_table(self._table(rows[0][:TABLE_WIDTH]), rows) if rows else None
+        if not rows:
+            return None
+        return loaded_table(self._table(rows[0]), rows, self._moment)
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -328,7 +310,8 @@ class SqlStore(ABC):
         timeouts: tuple[int, int] | None = None,
     ) -> int:
         new_status = None if status is None else check_status(status)
-        now = self._now()
+        moment = self._clock()
+        now = self._time(moment)
         finished = now if new_status in CLOSED_STATUSES else None
 
         def tx() -> Tx[int]:
@@ -350,12 +333,10 @@ class SqlStore(ABC):
                     (timeouts[1], table_id, timeouts[0]),
                 ),
             )  # fmt: skip
+            move = MoveRecord(table_id, current + 1, actor_id, action_json, events_json, moment)
             yield (
                 *seat,
-                Stmt(
-                    f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, current + 1, actor_id, action_json, events_json, now),
-                ),
+                Stmt(MOVE_INSERT, MOVES.params(move, self._time)),
                 Stmt(
                     "UPDATE tables SET snapshot = ?, version = ?, updated_at = ?, "
                     "revision = revision + 1, status = COALESCE(?, status), "
@@ -371,10 +352,10 @@ class SqlStore(ABC):
 
     async def list_moves(self, table_id: int, after_seq: int = 0) -> list[MoveRecord]:
         rows = await self._rows(
-            f"SELECT {MOVE_COLUMNS} FROM moves WHERE table_id = ? AND seq > ? ORDER BY seq",
+            f"SELECT {MOVES.columns()} FROM moves WHERE table_id = ? AND seq > ? ORDER BY seq",
             table_id, after_seq,
         )  # fmt: skip
-        return [MoveRecord(r[0], r[1], r[2], r[3], r[4], self._moment(r[5])) for r in rows]
+        return [MOVES.from_row(r, self._moment) for r in rows]
 
     async def last_human_move_at(self, table_id: int) -> datetime | None:
         row = await self._first(LAST_HUMAN_MOVE_SQL, table_id)
@@ -403,14 +384,15 @@ class SqlStore(ABC):
             + (f" AND kind NOT IN ({marks(len(kinds))})" if kinds else ""),
             (table_id, *kinds),
         )
-        armed = Stmt(
-            f"INSERT INTO deadlines AS d ({DEADLINE_COLUMNS}) VALUES {values(len(wanted), 6)} "
-            "ON CONFLICT (table_id, kind) DO UPDATE SET due_at = excluded.due_at, "
-            f"generation = excluded.generation, seat = excluded.seat, fired = {self.FALSE} "
-            "WHERE excluded.generation <> '' AND d.generation <> excluded.generation",
-            [v for d in wanted
-             for v in (table_id, d.kind, self._time(d.due_at), d.generation, d.seat, False)],
-        )  # fmt: skip
+        armed = DEADLINES.upsert(
+            [replace(d, table_id=table_id, fired=False) for d in wanted],
+            self._time,
+            key=("table_id", "kind"),
+            update={"due_at": None, "generation": None, "seat": None, "fired": self.FALSE},
+            alias="d",
+            where="excluded.generation <> '' AND d.generation <> excluded.generation",
+            one_statement=True,
+        )
 
         def tx() -> Tx[list[Row]]:
             yield (gone, armed) if wanted else gone
@@ -422,7 +404,7 @@ class SqlStore(ABC):
     @staticmethod
     def _deadlines_sql(table_id: int) -> Stmt:
         return Stmt(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE table_id = ? ORDER BY kind",
+            f"SELECT {DEADLINES.columns()} FROM deadlines WHERE table_id = ? ORDER BY kind",
             (table_id,),
         )
 
@@ -433,7 +415,7 @@ class SqlStore(ABC):
     async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
         shard_sql, shard_params = _shard_filter("t.guild_id", shards)
         rows = await self._rows(
-            f"SELECT {qualified(DEADLINE_COLUMNS, 'd')} FROM deadlines d "
+            f"SELECT {DEADLINES.columns('d')} FROM deadlines d "
             f"JOIN tables t ON t.id = d.table_id WHERE d.fired = {self.FALSE} "
             f"AND t.status IN ({marks(len(OPEN_STATUSES))}){shard_sql} "
             "ORDER BY d.due_at, d.table_id, d.kind LIMIT ?",
@@ -455,9 +437,10 @@ class SqlStore(ABC):
 
     async def get_message_refs(self, table_id: int) -> list[MessageRef]:
         rows = await self._rows(
-            f"SELECT {REF_COLUMNS} FROM message_refs WHERE table_id = ? ORDER BY kind", table_id
+            f"SELECT {MESSAGE_REFS.columns()} FROM message_refs WHERE table_id = ? ORDER BY kind",
+            table_id,
         )
-        return [MessageRef(*r) for r in rows]
+        return [MESSAGE_REFS.from_row(r, self._moment) for r in rows]
 
     async def delete_message_ref(self, table_id: int, kind: str) -> None:
         await self._change(
@@ -477,7 +460,7 @@ class SqlStore(ABC):
     async def list_unpublished_tables(self, shards: Shards | None = None) -> list[TableRecord]:
         shard_sql, shard_params = _shard_filter("guild_id", shards)
         rows = await self._rows(
-            f"SELECT {TABLE_COLUMNS} FROM tables WHERE published < revision{shard_sql} "
+            f"SELECT {TABLES.columns()} FROM tables WHERE published < revision{shard_sql} "
             "ORDER BY id",
             *shard_params,
         )
@@ -543,22 +526,22 @@ class SqlStore(ABC):
         if not wanted:
             return {}
         rows = await self._rows(
-            f"SELECT user_id, {PREFS_COLUMNS} FROM player_prefs "
-            f"WHERE user_id IN ({marks(len(wanted))})",
+            f"SELECT {PREFS.columns()} FROM player_prefs WHERE user_id IN ({marks(len(wanted))})",
             *wanted,
         )
-        found = {r[0]: r[1:] for r in rows}
-        return {u: prefs_from_row(u, found.get(u)) for u in wanted}
+        found = {p.user_id: p for p in (PREFS.from_row(r, self._moment) for r in rows)}
+        return {u: found.get(u) or PlayerPrefs(u) for u in wanted}
 
     async def set_player_prefs(self, prefs: PlayerPrefs) -> None:
-        await self._change(
-            f"INSERT INTO player_prefs (user_id, {PREFS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET dm_closed = excluded.dm_closed, "
-            "four_colour = excluded.four_colour, hand_sort = excluded.hand_sort, "
-            "locale = excluded.locale",
-            prefs.user_id, prefs.dm_closed, prefs.four_colour, prefs.hand_sort, prefs.locale,
-            prefs.dm_channel_id,
-        )  # fmt: skip
+        # Every preference but the DM channel, which the bot alone sets (set_dm_channel).
+        kept = ("user_id", "dm_channel_id")
+        upsert = PREFS.upsert(
+            [prefs],
+            self._time,
+            key=("user_id",),
+            update=dict.fromkeys(f for f in PREFS.fields if f not in kept),
+        )
+        await self._run(one(upsert), write=True, isolated=False)
 
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
         await self._change(
@@ -584,48 +567,39 @@ class SqlStore(ABC):
         return await self._run(self._record(game, rater), write=True)
 
     def _record(self, game: GameRecord, rater: Rater | None) -> Tx[int | None]:
-        inserted = yield Stmt(
-            f"INSERT INTO games ({GAME_COLUMNS}, players) VALUES ({marks(12)}) "
-            "ON CONFLICT (table_id) DO NOTHING RETURNING id",
-            (game.table_id, game.guild_id, game.channel_id, game.variant, game.mode,
-             game.options_json, game.winner_sides_json, game.scores_json, game.rated,
-             self._time(game.started_at), self._time(game.ended_at), len(game.players)),
-        )  # fmt: skip
+        inserted = yield GAMES.insert(
+            [game],
+            self._time,
+            omit=("id",),
+            extra={"players": len(game.players)},
+            then="ON CONFLICT (table_id) DO NOTHING RETURNING id",
+        )
         if not inserted:
             return None  # already recorded: a retried callback must not count twice
         game_id = int(inserted[0][0])
-        yield Stmt(
-            f"INSERT INTO game_players (game_id, {PLAYER_COLUMNS}) VALUES ({marks(16)})",
-            many=[
-                (game_id, p.seat, p.user_id, p.is_computer, p.name, p.side, p.partner_id,
-                 p.place, p.won, p.forfeited, p.score, p.rounds, p.rounds_won, p.penalty_total,
-                 p.rami_sec, p.best_opening)
-                for p in game.players
-            ],
-        )  # fmt: skip
-        yield Stmt(
-            f"INSERT INTO game_rounds (game_id, {ROUND_COLUMNS}) VALUES ({marks(7)})",
-            many=[
-                (game_id, r.round_no, r.winner, r.outcome, r.penalties_json, r.points_json,
-                 r.totals_json)
-                for r in game.rounds
-            ],
-        )  # fmt: skip
+        yield GAME_PLAYERS.insert(game.players, self._time, extra={"game_id": game_id})
+        yield GAME_ROUNDS.insert(game.rounds, self._time, extra={"game_id": game_id})
         # Sorted keys: every process locks player_stats rows in the same order, so two games
         # with the same players recorded at once queue instead of deadlocking; the upsert's row
         # locks then keep the rater's read-modify-write to itself.
         keys = sorted(stats_keys(game), key=lambda item: item[0])
-        yield Stmt(self._stats_upsert(), many=stats_rows(game, keys))
+        yield Stmt(PLAYER_STATS.game_upsert(self.GREATEST), many=stats_rows(keys))
         if rater is None or not keys:
             return game_id
         current: dict[RatingKey, SkillRating | None] = {}
         for key, _ in keys:
             row = yield Stmt(
-                "SELECT mu, sigma, rating FROM player_stats "
+                f"SELECT {PLAYER_STATS.columns()} FROM player_stats "
                 "WHERE scope = ? AND family = ? AND user_id = ?",
                 key,
             )
-            current[key] = SkillRating(*row[0]) if row and row[0][0] is not None else None
+            stored = PLAYER_STATS.from_row(row[0], self._moment) if row else None
+            current[key] = (
+                None
+                if stored is None or stored.mu is None or stored.sigma is None
+                or stored.rating is None
+                else SkillRating(stored.mu, stored.sigma, stored.rating)
+            )  # fmt: skip
         updated = rater(current)
         unknown = set(updated) - set(current)
         if unknown:
@@ -635,59 +609,47 @@ class SqlStore(ABC):
             "WHERE scope = ? AND family = ? AND user_id = ?",
             many=[(new.mu, new.sigma, new.rating, *key) for key, new in updated.items()],
         )
-        yield Stmt(
-            "INSERT INTO rating_history (scope, family, user_id, game_id, before, after) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            many=[(*key, game_id, display(current[key]), new.rating) for key, new in updated.items()],
+        yield RATING_HISTORY.insert(
+            [RatingChange(game_id, display(current[key]), updated[key].rating) for key in updated],
+            self._time,
+            extra=[dict(zip(PLAYER_STATS.key, key, strict=True)) for key in updated],
         )
         return game_id
 
-    def _stats_upsert(self) -> str:
-        """Every DO UPDATE expression reads the row as it was before this game, so
-        ``s.streak + 1`` is the streak including this game when it was a win."""
-        won_streak = "CASE WHEN excluded.wins = 1 THEN s.streak + 1 ELSE 0 END"
-        return (
-            "INSERT INTO player_stats AS s (scope, family, user_id, games, wins, win_rate, "
-            "rounds, rounds_won, penalty_total, rami_sec, best_opening, streak, best_streak) "
-            "VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (scope, family, user_id) DO UPDATE SET games = s.games + 1, "
-            "wins = s.wins + excluded.wins, "
-            "win_rate = CAST(s.wins + excluded.wins AS DOUBLE PRECISION) / (s.games + 1), "
-            "rounds = s.rounds + excluded.rounds, rounds_won = s.rounds_won + excluded.rounds_won, "
-            "penalty_total = s.penalty_total + excluded.penalty_total, "
-            "rami_sec = s.rami_sec + excluded.rami_sec, "
-            f"best_opening = {self.GREATEST}(s.best_opening, excluded.best_opening), "
-            f"streak = {won_streak}, best_streak = {self.GREATEST}(s.best_streak, {won_streak})"
+    def _games(self, where: str, params: Sequence[Any], *, rounds: bool) -> Tx[list[GameRecord]]:
+        """The recorded games ``WHERE <where>`` in the order they were recorded, with their
+        players (and, with ``rounds``, their rounds): one statement for the games, one for all
+        their players, one for all their rounds."""
+        games = yield Stmt(f"SELECT {GAMES.columns()} FROM games WHERE {where} ORDER BY id", params)
+        if not games:
+            return []
+        found = [GAMES.from_row(g, self._moment, players=(), rounds=()) for g in games]
+        ids = tuple(g.id for g in found)
+        players = yield Stmt(
+            f"SELECT game_id, {GAME_PLAYERS.columns()} FROM game_players "
+            f"WHERE game_id IN ({marks(len(ids))}) ORDER BY game_id, seat",
+            ids,
         )
+        played: dict[int, list[GamePlayerRecord]] = {}
+        for row in players:
+            played.setdefault(int(row[0]), []).append(GAME_PLAYERS.from_row(row, self._moment, 1))
+        ended: dict[int, list[GameRoundRecord]] = {}
+        if rounds:
+            stored = yield Stmt(
+                f"SELECT game_id, {GAME_ROUNDS.columns()} FROM game_rounds "
+                f"WHERE game_id IN ({marks(len(ids))}) ORDER BY game_id, round_no",
+                ids,
+            )
+            for row in stored:
+                ended.setdefault(int(row[0]), []).append(GAME_ROUNDS.from_row(row, self._moment, 1))
+        return [
+            replace(g, players=tuple(played.get(g.id or 0, ())), rounds=tuple(ended.get(g.id or 0, ())))
+            for g in found
+        ]
 
     async def get_game_record(self, table_id: int) -> GameRecord | None:
-        def tx() -> Tx[tuple[Row, list[Row], list[Row]] | None]:
-            games = yield Stmt(
-                f"SELECT id, {GAME_COLUMNS} FROM games WHERE table_id = ?", (table_id,)
-            )
-            if not games:
-                return None
-            game_id = games[0][0]
-            players = yield Stmt(
-                f"SELECT {PLAYER_COLUMNS} FROM game_players WHERE game_id = ? ORDER BY seat",
-                (game_id,),
-            )
-            rounds = yield Stmt(
-                f"SELECT {ROUND_COLUMNS} FROM game_rounds WHERE game_id = ? ORDER BY round_no",
-                (game_id,),
-            )
-            return games[0], players, rounds
-
-        found = await self._run(tx())
-        if found is None:
-            return None
-        row, players, rounds = found
-        return game_from_row(
-            row,
-            self._moment,
-            tuple(player_from_row(p) for p in players),
-            tuple(GameRoundRecord(*r) for r in rounds),
-        )
+        games = await self._run(self._games("table_id = ?", (table_id,), rounds=True))
+        return games[0] if games else None
 
     def _order(self, sort: LeaderboardSort, alias: str = "") -> str:
         return ", ".join(
@@ -704,12 +666,12 @@ class SqlStore(ABC):
         rows = await self._rows(
             "WITH page (user_id) AS (SELECT user_id FROM player_stats WHERE scope = ? "
             f"AND family = ? ORDER BY {self._order(sort)} LIMIT ? OFFSET ?) "
-            f"SELECT {qualified(STATS_COLUMNS, 's')} FROM page CROSS JOIN player_stats AS s "
+            f"SELECT {PLAYER_STATS.columns('s')} FROM page CROSS JOIN player_stats AS s "
             "WHERE s.scope = ? AND s.family = ? AND s.user_id = page.user_id "
             f"ORDER BY {self._order(sort, 's.')}",
             scope, family, max(0, limit), max(0, offset), scope, family,
         )  # fmt: skip
-        return [PlayerStats(*r) for r in rows]
+        return [PLAYER_STATS.from_row(r, self._moment) for r in rows]
 
     async def leaderboard_size(self, scope: int, family: str) -> int:
         row = await self._first(
@@ -722,13 +684,13 @@ class SqlStore(ABC):
     ) -> tuple[int, PlayerStats] | None:
         def tx() -> Tx[tuple[int, PlayerStats] | None]:
             rows = yield Stmt(
-                f"SELECT {STATS_COLUMNS} FROM player_stats "
+                f"SELECT {PLAYER_STATS.columns()} FROM player_stats "
                 "WHERE scope = ? AND family = ? AND user_id = ?",
                 (scope, family, user_id),
             )
             if not rows:
                 return None
-            stats = PlayerStats(*rows[0])
+            stats = PLAYER_STATS.from_row(rows[0], self._moment)
             ahead = 0
             for condition, params in ahead_conditions(sort, stats):
                 counted = yield Stmt(
@@ -743,21 +705,21 @@ class SqlStore(ABC):
 
     async def get_player_stats(self, scope: int, user_id: int) -> list[PlayerStats]:
         rows = await self._rows(
-            f"SELECT {STATS_COLUMNS} FROM player_stats WHERE scope = ? AND user_id = ? "
+            f"SELECT {PLAYER_STATS.columns()} FROM player_stats WHERE scope = ? AND user_id = ? "
             "ORDER BY family",
             scope, user_id,
         )  # fmt: skip
-        return [PlayerStats(*r) for r in rows]
+        return [PLAYER_STATS.from_row(r, self._moment) for r in rows]
 
     async def rating_history(
         self, scope: int, family: str, user_id: int, limit: int
     ) -> list[RatingChange]:
         rows = await self._rows(
-            "SELECT game_id, before, after FROM rating_history "
+            f"SELECT {RATING_HISTORY.columns()} FROM rating_history "
             "WHERE scope = ? AND family = ? AND user_id = ? ORDER BY game_id DESC LIMIT ?",
             scope, family, user_id, max(0, limit),
         )  # fmt: skip
-        return [RatingChange(*r) for r in rows]
+        return [RATING_HISTORY.from_row(r, self._moment) for r in rows]
 
     async def favourite_partner(
         self, scope: int, family: str, user_id: int
@@ -794,30 +756,24 @@ class SqlStore(ABC):
     # --- seasons -------------------------------------------------------------------------------
 
     def _season(self, row: Row) -> SeasonRecord:
-        return SeasonRecord(
-            guild_id=row[0],
-            starts_at=self._moment(row[1]),
-            ends_at=self._moment(row[2]),
-            length=row[3],
-            channel_id=row[4],
-            posted=bool(row[5]),
-        )
+        return SEASONS.from_row(row, self._moment)
 
     async def season_rows(self, guild_id: int) -> list[SeasonRecord]:
         rows = await self._rows(
-            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY starts_at",
+            f"SELECT {SEASONS.columns()} FROM seasons WHERE guild_id = ? ORDER BY starts_at",
             guild_id,
         )
         return [self._season(r) for r in rows]
 
     async def add_season(self, season: SeasonRecord) -> None:
-        await self._change(
-            f"INSERT INTO seasons AS s ({SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, starts_at) DO UPDATE "
-            "SET channel_id = COALESCE(excluded.channel_id, s.channel_id)",
-            season.guild_id, self._time(season.starts_at), self._time(season.ends_at),
-            season.length, season.channel_id, season.posted,
-        )  # fmt: skip
+        upsert = SEASONS.upsert(
+            [season],
+            self._time,
+            key=("guild_id", "starts_at"),
+            update={"channel_id": "COALESCE(excluded.channel_id, s.channel_id)"},
+            alias="s",
+        )
+        await self._run(one(upsert), write=True, isolated=False)
 
     async def set_season_schedule(
         self, guild_id: int, starts_at: datetime, ends_at: datetime, length: str
@@ -830,34 +786,20 @@ class SqlStore(ABC):
     async def rated_games_between(
         self, guild_id: int, start: datetime, end: datetime
     ) -> list[GameRecord]:
-        def tx() -> Tx[tuple[list[Row], list[Row]]]:
-            games = yield Stmt(
-                f"SELECT id, {GAME_COLUMNS} FROM games WHERE guild_id = ? AND ended_at >= ? "
-                f"AND ended_at < ? AND rated = {self.TRUE} ORDER BY id",
+        return await self._run(
+            self._games(
+                f"guild_id = ? AND ended_at >= ? AND ended_at < ? AND rated = {self.TRUE}",
                 (guild_id, self._time(start), self._time(end)),
+                rounds=False,
             )
-            if not games:
-                return games, []
-            ids = [row[0] for row in games]
-            players = yield Stmt(
-                f"SELECT game_id, {PLAYER_COLUMNS} FROM game_players "
-                f"WHERE game_id IN ({marks(len(ids))}) ORDER BY game_id, seat",
-                tuple(ids),
-            )
-            return games, players
-
-        games, players = await self._run(tx())
-        seats: dict[int, list[GamePlayerRecord]] = {}
-        for row in players:
-            seats.setdefault(int(row[0]), []).append(player_from_row(row[1:]))
-        return [game_from_row(g, self._moment, tuple(seats.get(int(g[0]), ()))) for g in games]
+        )
 
     async def pending_season_ends(
         self, limit: int = 16, shards: Shards | None = None
     ) -> list[SeasonRecord]:
         shard_sql, shard_params = _shard_filter("guild_id", shards)
         rows = await self._rows(
-            f"SELECT {SEASON_COLUMNS} FROM seasons WHERE posted = {self.FALSE}{shard_sql} "
+            f"SELECT {SEASONS.columns()} FROM seasons WHERE posted = {self.FALSE}{shard_sql} "
             "ORDER BY ends_at, guild_id LIMIT ?",
             *shard_params, int(limit),
         )  # fmt: skip
@@ -870,3 +812,9 @@ class SqlStore(ABC):
             guild_id, self._time(starts_at),
         )  # fmt: skip
         return bool(rows)
+
+
+#: Everything the bot persists: the one store class over both drivers, which implements every
+#: feature's narrow interface (``bot/features/*/store.py``) and the shared ones of
+#: :mod:`bot.storage.base`. Only start-up, the command line and tools hold it whole.
+Store = SqlStore

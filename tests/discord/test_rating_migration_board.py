@@ -1,5 +1,7 @@
-"""The real bot opens a database whose ratings were stored under Plackett-Luce: its start-up
-runs migration 9, and `/rummy-stats leaderboard` shows the corrected board (issue 23, item 2)."""
+"""The real bot opens a database whose ratings were stored under Plackett-Luce and then replayed
+by migration 9: `/rummy-stats leaderboard` shows the corrected board (issue 23, item 2). That
+opening a database of any past version runs the migrations it lacks is
+``tests/storage/test_upgrade_every_version.py``'s."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import pytest
 from bot.app import RummyBot
 from bot.storage import SqliteStore
 from tests.discord.conftest import World, make_bot
-from tests.helpers.old_ratings import record_with_old_rule, step_back_before_replay
+from tests.helpers.old_ratings import record_with_old_rule
 from tests.helpers.rating_order import ranked_game
+from tests.helpers.rerun import rerun_migration
 
 #: Four newcomers finished 1, 1, 3, 4 (seat order), names as their seats recorded them.
 PLACES = (1, 1, 3, 4)
@@ -22,12 +25,12 @@ NAMES = [f"P{FIRST_USER + seat}" for seat in range(len(PLACES))]
 
 @pytest.fixture
 async def simcord_bot(db_path: Path) -> RummyBot:
-    """The bot on a version-8 file holding that game, rated by the old rule."""
+    """The bot on a file holding that game, rated by the old rule, then migration 9."""
     async with SqliteStore(db_path) as old:
         await record_with_old_rule(old, [ranked_game(PLACES, first_user=FIRST_USER)])
         board = await old.leaderboard_page(0, "basic", "rating", 0, 10)
         assert [row.user_id - FIRST_USER for row in board] == [2, 0, 1, 3]  # the old, wrong board
-        await step_back_before_replay(old)
+    await rerun_migration(db_path, 9)
     return make_bot(db_path)
 
 

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.features.seasons.service import SeasonService, month_start
+from bot.features.stats.ratings import rate_game
 from bot.storage import SqliteStore
 from bot.storage.base import GamePlayerRecord, GameRecord
-from bot.storage.ratings import rate_game
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
 

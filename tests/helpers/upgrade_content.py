@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.features.stats.ratings import rate_game
 from bot.storage import Deadline, MessageRef, NewTable, PlayerPrefs, SeatRecord, SqliteStore
 from bot.storage.base import (
     GamePlayerRecord,
@@ -37,7 +38,6 @@ from bot.storage.base import (
     SeasonRecord,
     SkillRating,
 )
-from bot.storage.ratings import rate_game
 from tests.helpers.old_ratings import old_rule
 
 #: table -> its rows, each a dict of column -> value (as SQLite stores it).

@@ -24,10 +24,11 @@ from bot.features.seasons.service import (
     season_at,
     standings,
 )
+from bot.features.stats.ratings import rate_game, replay_ratings
 from bot.features.stats.service import LeaderboardEntry
-from bot.storage import SqliteStore, Store, make_store
+from bot.storage import Store, make_store
 from bot.storage.base import ALL_VARIANTS, GamePlayerRecord, GameRecord, SeasonRecord
-from bot.storage.ratings import rate_game, replay_ratings
+from tests.helpers.rerun import rerun_migration
 
 JAN = datetime(2026, 1, 1, tzinfo=UTC)
 FEB = datetime(2026, 2, 1, tzinfo=UTC)
@@ -324,10 +325,7 @@ async def test_migration_13_gives_earlier_games_their_seasons(store_url: str | P
             # the database as schema 12 left it: no seasons yet
             await conn.execute("DROP TABLE seasons")
             await conn.execute("DROP INDEX games_guild_ended")
-            if isinstance(store, SqliteStore):
-                await conn.execute("PRAGMA user_version = 12")
-            else:
-                await conn.execute("UPDATE schema_version SET version = 12")
+    await rerun_migration(store_url, 13)
     async with make_store(store_url) as store:
         rows = await store.season_rows(guild)
     assert [(r.starts_at, r.ends_at, r.length, r.channel_id, r.posted) for r in rows] == [

@@ -2,7 +2,7 @@
 
 Why a lint: a migration runs on a database of its own day's schema, so anything of today's code
 it leans on (the column lists of ``bot.storage.queries``, the records of ``bot.storage.base``,
-the rule of ``bot.storage.ratings``) can change under it and break every old database on open;
+the rule of ``bot.features.stats.ratings``) can change under it and break every old database on open;
 migration 9 once read ``PLAYER_COLUMNS`` and failed on a column a later migration was to add.
 The upgrade test catches such a break only once it happens; this catches the import that makes
 it possible. Libraries (openskill, aiosqlite) are fine: they are pinned, not edited with the bot.

@@ -16,7 +16,8 @@ from bot.features.stats.service import (
 from bot.storage import Store, make_store
 from bot.storage.base import PlayerStats, RatingChange
 from rummy_engine import Variant
-from tests.helpers.old_ratings import record_with_old_rule, step_back_before_replay
+from tests.helpers.old_ratings import record_with_old_rule
+from tests.helpers.rerun import rerun_migration
 from tests.services.test_stats import GUILD_A, GUILD_B, finished
 
 USERS = (1, 2, 3, 4, 5)
@@ -66,9 +67,9 @@ async def test_migration_9_rebuilds_the_ratings_from_the_stored_games(
     async with make_store(store_url) as old:
         await record_with_old_rule(old, [build_record(game) for game in games])
         seeded = await snapshot(old)
-        await step_back_before_replay(old)
+    await rerun_migration(store_url, 9)
 
-    async with make_store(store_url) as migrated:  # opening runs migration 9
+    async with make_store(store_url) as migrated:
         replayed = await snapshot(migrated)
         first = await migrated.get_game_record(games[0].table_id)
         assert first is not None and first.id is not None

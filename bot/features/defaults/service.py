@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.features.defaults.store import TableDefaultsStore
 from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
 from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
 from bot.services.refusal import Refusal
-from bot.storage import Store
 from bot.text import SUPPORTED_LOCALES, option_value, t
 from rummy_engine import OPTION_SPECS, Variant
 
@@ -119,7 +119,7 @@ class NewTableChoice:
 class DefaultsService:
     """Reads and writes the defaults (one read per ``/rummy new``, nothing per move)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: TableDefaultsStore) -> None:
         self.store = store
 
     async def load(self, guild_id: int, channel_id: int) -> Defaults:

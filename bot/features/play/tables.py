@@ -26,6 +26,7 @@ from bot.features.defaults.service import decode_inherited, encode_inherited, in
 from bot.features.play import seating
 from bot.features.play.autoturn import timeout_action
 from bot.features.play.seating import Mode
+from bot.features.play.store import PlayStore
 from bot.features.play.threads import CHANNEL_GONE, THREAD_KEY, home_channel, wants_thread
 from bot.features.play.turn_timer import ABSENT_AFTER, TIMER_KEY, split_options
 from bot.services.inflight import InFlight
@@ -38,7 +39,6 @@ from bot.storage import (
     PlayerPrefs,
     SeatRecord,
     StaleVersion,
-    Store,
     TableClosed,
     TableRecord,
 )
@@ -204,7 +204,8 @@ class _TableLock:
 
 
 class TableService:
-    """Lobbies and games over a :class:`~bot.storage.Store`.
+    """Lobbies and games over the play feature's store
+    (:class:`~bot.features.play.store.PlayStore`).
 
     Every change enters ``gate`` (so a shutdown waits for it) and the table's lock (so two fast
     clicks apply once), loads the table once, and commits before returning. ``on_game_finished``
@@ -213,7 +214,7 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
+        store: PlayStore,
         *,
         gate: InFlight | None = None,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),

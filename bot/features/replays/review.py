@@ -16,7 +16,7 @@ from bot.features.play.advice import melds_text
 from bot.features.play.presenter import Names, names_for
 from bot.features.play.tables import Table
 from bot.services.refusal import Refusal
-from bot.storage import Store
+from bot.storage.base import MoveLog
 from bot.text import t
 from rummy_engine import Card, Meld, format_cards
 from rummy_engine.ai.review import (
@@ -31,7 +31,7 @@ from rummy_engine.ai.review import (
 )
 
 
-async def review_for(store: Store, table: Table, user_id: int, round_no: int) -> Review:
+async def review_for(store: MoveLog, table: Table, user_id: int, round_no: int) -> Review:
     """``user_id``'s review of round ``round_no``. Refused to anyone without a seat at the
     table, and for a round not over yet (its summary, and so its button, comes at its end)."""
     seat = table.seat_of(user_id)
@@ -48,7 +48,7 @@ async def review_for(store: Store, table: Table, user_id: int, round_no: int) ->
 
 
 async def review_text_for(
-    store: Store, table: Table, user_id: int, round_no: int, locale: str
+    store: MoveLog, table: Table, user_id: int, round_no: int, locale: str
 ) -> str:
     """The review as its player reads it, in their language."""
     review = await review_for(store, table, user_id, round_no)

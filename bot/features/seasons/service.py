@@ -4,7 +4,7 @@ server's rated games of that range rated again from scratch.
 Why views: the anchors that reset ratings destructively then fix reset bugs (slack-gamebot#34,
 #35) and lose the old seasons (#4). Here nothing is reset or copied: a season board folds the
 stored rated games of its range through the very rule the all-time board uses
-(:func:`bot.storage.ratings.rate_game`, which migration 9's replay and the live recorder share),
+(:func:`bot.features.stats.ratings.rate_game`, which migration 9's replay and the live recorder share),
 so everyone starts the season fresh, the all-time ratings are untouched, and a past season's
 board can only change if its games do, which they never do.
 
@@ -31,9 +31,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.features.seasons.store import SeasonsStore
+from bot.features.stats.ratings import rate_game
 from bot.features.stats.service import PAGE_SIZE, LeaderboardEntry, LeaderboardPage, check_family
 from bot.services.dispatcher import Dispatcher
-from bot.storage import Deadline, Shards, Store
+from bot.storage import Deadline, Shards
 from bot.storage.base import (
     ALL_VARIANTS,
     Clock,
@@ -44,7 +46,6 @@ from bot.storage.base import (
     SkillRating,
     utc_now,
 )
-from bot.storage.ratings import rate_game
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ def standings(
 ) -> list[Standing]:
     """The board of *games* (rated, oldest first) in *scope* and *family*, everyone starting
     fresh: each game through :func:`rate_game`, the all-time rule, exactly as
-    :func:`~bot.storage.ratings.replay_ratings` folds them, but for this one (scope, family)
+    :func:`~bot.features.stats.ratings.replay_ratings` folds them, but for this one (scope, family)
     only (the rule rates each pair on its own, so the numbers are the same; the other three
     pairs of a game would quadruple the time of a board nobody asked for)."""
     ratings: dict[RatingKey, SkillRating] = {}
@@ -190,7 +191,7 @@ class SeasonEnds:
     the table id, the season's start as the generation), so the durable-timer loop that runs
     the tables' deadlines runs these too, unchanged."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: SeasonsStore) -> None:
         self.store = store
 
     async def next_deadlines(self, limit: int = 16, shards: Shards | None = None) -> list[Deadline]:
@@ -215,7 +216,7 @@ class SeasonService:
 
     def __init__(
         self,
-        store: Store,
+        store: SeasonsStore,
         *,
         clock: Clock = utc_now,
         post: Post = _no_post,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from bot.features.play import presenter
 from bot.features.play.tables import Table
+from bot.features.stats.store import StatsStore
 from bot.render.scene import ChartScene, ChartSeries
-from bot.storage import Store
 from bot.storage.base import RatingChange
 from bot.text import t
 from rummy_engine import Game, Phase
@@ -109,7 +109,7 @@ def rating_chart(
 
 
 async def rating_histories(
-    store: Store, scope: int, user_id: int, families: Sequence[tuple[str, str, int]]
+    store: StatsStore, scope: int, user_id: int, families: Sequence[tuple[str, str, int]]
 ) -> list[tuple[str, int, list[RatingChange]]]:
     """The latest rating changes of each (family, its name in the reader's language, its count
     of rated games)."""

@@ -46,11 +46,23 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Protocol
 
-from bot.storage import MoveRecord, SeatRecord, Store, TableRecord, utc_now
+from bot.features.stats.ratings import (
+    NEWCOMER_RATING,
+    RATING_BASE,
+    RATING_MODEL,
+    RATING_SCALE,
+    RatingModel,
+    RatingReplay,
+    display_rating,
+    rate_game,
+    replay_ratings,
+)
+from bot.features.stats.store import StatsStore
+from bot.storage import MoveRecord, SeatRecord, TableRecord, utc_now
 from bot.storage.base import (
     ALL_VARIANTS,
     GLOBAL_SCOPE,
@@ -62,17 +74,6 @@ from bot.storage.base import (
     PlayerStats,
     RatingKey,
     SkillRating,
-)
-from bot.storage.ratings import (
-    NEWCOMER_RATING,
-    RATING_BASE,
-    RATING_MODEL,
-    RATING_SCALE,
-    RatingModel,
-    RatingReplay,
-    display_rating,
-    rate_game,
-    replay_ratings,
 )
 from rummy_engine import Card, Game, Outcome, Variant, basic_value
 
@@ -318,22 +319,24 @@ class LeaderboardPage:
         )
 
 
-@dataclass(frozen=True)
-class VariantStats:
-    """What /rummy-stats player shows for one family (a variant, or ``all``)."""
+@dataclass(frozen=True, slots=True)
+class VariantStats(PlayerStats):
+    """What /rummy-stats player shows for one family (a variant, or ``all``): the stored row
+    (every counter) and what is computed beside it."""
 
-    family: str
-    games: int
-    wins: int
-    win_rate: float
-    rating: float | None
-    rated_games: int
-    trend: float | None
-    average_penalty: float | None
-    best_opening: int
-    rami_sec: int
-    best_streak: int
-    favourite_partner: tuple[int, int] | None
+    trend: float | None = None
+    favourite_partner: tuple[int, int] | None = None
+
+    @classmethod
+    def of(
+        cls, row: PlayerStats, trend: float | None, favourite_partner: tuple[int, int] | None
+    ) -> VariantStats:
+        stored = {f.name: getattr(row, f.name) for f in fields(PlayerStats)}
+        return cls(**stored, trend=trend, favourite_partner=favourite_partner)
+
+    @property
+    def average_penalty(self) -> float | None:
+        return self.penalty_total / self.rounds if self.rounds else None
 
     @property
     def provisional(self) -> bool:
@@ -378,7 +381,7 @@ class StatsService:
     instance as ``bot.stats`` so the persistent page buttons find it after a restart.
     """
 
-    def __init__(self, store: Store, *, page_size: int = PAGE_SIZE) -> None:
+    def __init__(self, store: StatsStore, *, page_size: int = PAGE_SIZE) -> None:
         self.store = store
         self.page_size = page_size
         #: Called with each rated game once it is recorded (the seasons note its season there).
@@ -445,20 +448,7 @@ class StatsService:
             start = history[-1].before
             trend = history[0].after - (NEWCOMER_RATING if start is None else start)
         partner = await self.store.favourite_partner(row.scope, row.family, row.user_id)
-        return VariantStats(
-            family=row.family,
-            games=row.games,
-            wins=row.wins,
-            win_rate=row.win_rate,
-            rating=row.rating,
-            rated_games=row.rated_games,
-            trend=trend,
-            average_penalty=row.penalty_total / row.rounds if row.rounds else None,
-            best_opening=row.best_opening,
-            rami_sec=row.rami_sec,
-            best_streak=row.best_streak,
-            favourite_partner=partner,
-        )
+        return VariantStats.of(row, trend, partner)
 
 
 __all__ = [

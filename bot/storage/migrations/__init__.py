@@ -3,7 +3,7 @@
 Why history: an operator may upgrade from any release, so migration *n* must do to a database
 at schema *n − 1* exactly what it did when it was released, whatever the bot has become since.
 A migration therefore never imports today's column lists, queries, record types or rules
-(``bot.storage.queries``, ``bot.storage.base``, ``bot.storage.ratings``…): those describe
+(``bot.storage.queries``, ``bot.storage.base``, ``bot.features.stats.ratings``…): those describe
 today's schema, and a Python step that read them once failed on every old database with a
 column a later migration was to add. Each module here imports only libraries and this package
 (``tests/storage/test_migrations_are_history.py`` parses them), and a Python step carries a

@@ -13,7 +13,7 @@ keys a game rates (its server and the global scope, its variant and ``all``, eac
 not a computer), the sides ranked by place, openskill's Bradley-Terry-Full with the parameters
 openskill 6.2 defaults to, and the display ``1000 + 40 × (mu − 3·sigma)``. It imports nothing of
 the bot: today's column lists, records and rating rule (``bot.storage.queries``,
-``bot.storage.base``, ``bot.storage.ratings``) may change without changing history. On the day
+``bot.storage.base``, ``bot.features.stats.ratings``) may change without changing history. On the day
 it was written the live recorder applied the same rule, so a replayed database holds what
 recording its games then gave (``tests/storage/test_rating_migration.py``).
 

@@ -11,7 +11,9 @@ a fresh database of each kind).
 To mirror a new SQLite migration *n*: append ``Migration(n, <same description>, (<PostgreSQL
 statements>,))`` to :data:`PG_MIGRATIONS`, translating INTEGER ids to BIGINT, 0/1 flags to
 BOOLEAN, REAL to DOUBLE PRECISION and time TEXT to TIMESTAMPTZ; a Python step's module
-(``mNN_*.py``) gives both stores' entry points.
+(``mNN_*.py``) gives both stores' entry points. When the statements are the same on both (an
+``INTEGER`` counter column, a plain index), the mirror is SQLite's migration itself:
+``SQLITE_MIGRATIONS[n - 1],``.
 
 The version lives in a one-row table ``schema_version``; each step runs in its own
 transaction under an advisory lock, so two processes starting at once apply it once.

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import discord
 
+from bot.features.defaults.store import TableDefaultsStore
 from bot.features.play.autoplay import Autoplay
 from bot.features.play.tables import Played, Table, TableService
 from bot.features.play.ui.reconciler import Reconciler
 from bot.features.seasons.service import SeasonService
 from bot.features.stats.service import StatsService
 from bot.render.drawing import Drawer
-from bot.storage import Store
+from bot.storage.base import MoveLog, PrefsStore
 from bot.text import normalise
 from bot.ui.loop_lag import LoopLag
 
@@ -38,12 +40,17 @@ from bot.ui.loop_lag import LoopLag
 MOVES_AT_ONCE = 64
 
 
+class UiStore(PrefsStore, MoveLog, TableDefaultsStore, Protocol):
+    """What the handlers read and write themselves: a player's preferences, a table's moves (a
+    replay), the defaults of new tables (the lobby's and the settings panel's)."""
+
+
 @dataclass(frozen=True)
 class UiContext:
     """The services behind the commands and buttons, and the reconciler that shows results."""
 
     tables: TableService
-    store: Store
+    store: UiStore
     stats: StatsService
     reconciler: Reconciler
     autoplay: Autoplay

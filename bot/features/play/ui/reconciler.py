@@ -53,6 +53,7 @@ from discord.http import handle_message_parameters
 
 from bot.features.play.actions import Action
 from bot.features.play.presenter import names_for, relative_time
+from bot.features.play.store import ReconcilerStore
 from bot.features.play.tables import Table, TableService
 from bot.features.play.threads import CHANNEL_GONE
 from bot.features.play.ui.messages import (
@@ -83,7 +84,7 @@ from bot.features.play.ui.threads import (
 from bot.features.stats.ui import charts
 from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
-from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards, Store
+from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards
 from bot.text import normalise, t
 from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone
 from bot.ui.global_limit import GlobalLimit
@@ -185,7 +186,7 @@ class Reconciler:
     def __init__(
         self,
         client: discord.Client,
-        store: Store,
+        store: ReconcilerStore,
         tables: TableService,
         *,
         gate: InFlight,

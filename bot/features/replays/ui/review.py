@@ -13,7 +13,7 @@ from bot.features.play.actions import Action
 from bot.features.play.tables import Table, TableService
 from bot.features.play.ui.widgets import TableButton
 from bot.features.replays.review import review_text_for
-from bot.storage import Store
+from bot.storage.base import MoveLog
 from bot.text import t
 from bot.ui.interaction import defer_private, locale_of, reply
 
@@ -31,7 +31,7 @@ class ReviewHandlers:
     UiContext: the round summary's draft imports this module, and the context imports the
     reconciler that drafts it."""
 
-    def __init__(self, tables: TableService, store: Store) -> None:
+    def __init__(self, tables: TableService, store: MoveLog) -> None:
         self.tables, self.store = tables, store
 
     async def review(self, interaction: discord.Interaction, table_id: int, round_no: int) -> None:

@@ -27,8 +27,7 @@ from bot.features.stats.ui import answers as boards
 from bot.render.drawing import Drawer, DrawingFailed
 from bot.render.scene import StandingLine, StandingsScene
 from bot.services.refusal import Refusal
-from bot.storage import Store
-from bot.storage.base import LeaderboardSort, SeasonRecord
+from bot.storage.base import GuildSettingsStore, LeaderboardSort, SeasonRecord
 from bot.text import normalise, t
 from bot.text.safe import fit
 from bot.ui.commands import choice, plain
@@ -292,7 +291,7 @@ class StandingsPoster:
     season's latest rated game. A channel gone or closed to the bot is logged and skipped:
     the end was claimed, so nothing retries it forever."""
 
-    def __init__(self, client: discord.Client, store: Store, drawer: Drawer) -> None:
+    def __init__(self, client: discord.Client, store: GuildSettingsStore, drawer: Drawer) -> None:
         self.client = client
         self.store = store
         self.drawer = drawer

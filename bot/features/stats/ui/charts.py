@@ -19,8 +19,8 @@ from bot.features.play.ui.messages import Draft
 from bot.features.stats import charts
 from bot.features.stats.charts import Chart
 from bot.features.stats.service import ALL_VARIANTS
+from bot.features.stats.store import StatsStore
 from bot.render.drawing import Drawer, DrawingFailed
-from bot.storage import Store
 from bot.ui.files import BytesFile
 from rummy_engine import Phase, RoundResult
 
@@ -58,7 +58,7 @@ async def chart_file(drawer: Drawer, chart: Chart) -> discord.File:
 
 async def rating_file(
     drawer: Drawer,
-    store: Store,
+    store: StatsStore,
     scope: int,
     player: discord.abc.User,
     families: Mapping[str, int],

@@ -1,8 +1,9 @@
 """The rating rule: how a recorded game changes its players' ratings.
 
-It lives beside the store, below the statistics service, because the live recorder
-(:class:`bot.features.stats.service.StatsService`, inside the store's write transaction) and the season
-boards (:mod:`bot.features.seasons.service`, which replay a range of games) need the very same rule.
+It is the statistics feature's, beside its service, and the season boards use it too: the live
+recorder (:class:`bot.features.stats.service.StatsService`, inside the store's write
+transaction) and the season boards (:mod:`bot.features.seasons.service`, which replay a range of
+games) need the very same rule.
 Schema migration 9 replayed the stored games with this rule as it stood then, from its own
 frozen copy (:mod:`bot.storage.migrations.m09_ratings`): a change here changes new games only.
 Why Bradley-Terry-Full and this display: the docstring of :mod:`bot.features.stats.service`.
