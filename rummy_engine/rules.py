@@ -94,50 +94,16 @@ class Options:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
-        """Build options from their JSON form; unknown keys or values are refused by name."""
-        kwargs: dict[str, Any] = {}
-        types = {f.name: f for f in fields(cls)}
-        for key, value in data.items():
-            if key not in types:
-                raise RuleViolation("options.unknown", key=key, known=", ".join(types))
-            kwargs[key] = _coerce_option(key, value, getattr(cls(), key))
-        return cls(**kwargs)
+        """Build options from their JSON form; unknown keys or values are refused by name
+        (each coerced through its :class:`rummy_engine.table_options.OptionSpec`)."""
+        from rummy_engine.table_options import coerce_options  # it describes this class
+
+        return cls(**coerce_options(data))
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (what a table summary shows)."""
         default = Options().to_json()
         return {k: v for k, v in self.to_json().items() if default[k] != v}
-
-
-def _coerce_option(key: str, value: Any, default: Any) -> Any:
-    if isinstance(default, enum.Enum):
-        try:
-            return type(default)(str(value))
-        except ValueError:
-            allowed = ", ".join(m.value for m in type(default))
-            raise RuleViolation(
-                "options.bad_value", key=key, value=value, allowed=allowed
-            ) from None
-    if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-        if str(value).lower() in ("on", "true", "1", "yes"):
-            return True
-        if str(value).lower() in ("off", "false", "0", "no"):
-            return False
-        raise RuleViolation("options.bad_value", key=key, value=value, allowed="on, off")
-    unlimited = value is None or str(value).lower() in ("none", "unlimited")
-    if unlimited and key in ("basic_max_restocks", "atlas_max_reshuffles"):
-        return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise RuleViolation(
-            "options.bad_value", key=key, value=value, allowed="a whole number"
-        ) from None
-    if number < (1 if key in ("basic_rounds", "max_turns_per_round") else 0):
-        raise RuleViolation("options.bad_value", key=key, value=value, allowed="a positive number")
-    return number
 
 
 @dataclass(frozen=True)
