@@ -92,6 +92,8 @@ class OptionSpec:
     def coerce(self, value: Any) -> Any:
         """The typed value of ``value`` (a choice, or its JSON form); refused by name."""
         if issubclass(self.kind, enum.Enum):
+            if isinstance(value, self.kind):
+                return value
             try:
                 return self.kind(str(value))
             except ValueError:
