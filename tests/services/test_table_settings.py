@@ -44,7 +44,7 @@ CHOICES = st.fixed_dictionaries(
 def test_the_codec_round_trips_every_setting(
     choices: dict[str, str], locale: str | None, max_turns: int
 ) -> None:
-    base = TableSettings(options=Options(max_turns_per_round=max_turns), locale=locale)
+    base = TableSettings(options=Options(max_turns_per_round=max_turns), language=locale)
     settings = base.with_choices(choices)
     for key, value in choices.items():
         assert setting(key).read(settings) == value, key
@@ -61,20 +61,20 @@ def test_the_stored_format_is_the_one_tables_always_had() -> None:
     settings = decode(Stored(legacy, "fr"))
     assert settings.options.ace_mode.value == "wrap"
     assert settings.options.atlas_max_reshuffles is None
-    assert (settings.turn_timer, settings.thread, settings.locale) == (5, True, "fr")
+    assert (settings.turn_timer, settings.thread, settings.language) == (5, True, "fr")
     assert encode(settings) == Stored(legacy, "fr")
     # a table from before thread or language: no thread stated, the server's language
     old = decode(Stored('{"turn_timer": 0}', None))
-    assert (old.thread, old.locale, old.wants_thread) == (None, None, False)
+    assert (old.thread, old.language, old.wants_thread) == (None, None, False)
     assert encode(old) == Stored('{"turn_timer": 0}', None)
 
 
 def test_opening_takes_the_choices_over_the_declared_defaults() -> None:
     opened = opening(
-        Variant.R51, {"ace_mode": "wrap", "thread": "no"}, turn_timer=2, locale="en"
+        Variant.R51, {"ace_mode": "wrap", "thread": "no"}, turn_timer=2, language="en"
     )
     assert encode(opened) == Stored('{"ace_mode": "wrap", "thread": "no", "turn_timer": 2}', "en")
-    assert opening(Variant.BASIC, {"language": "fr"}, turn_timer=0, locale="en").locale == "fr"
+    assert opening(Variant.BASIC, {"language": "fr"}, turn_timer=0, language="en").language == "fr"
 
 
 def test_bad_keys_and_values_are_refused_by_name() -> None:

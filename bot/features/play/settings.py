@@ -2,9 +2,9 @@
 
 Why one registry: ``/rummy new``'s options, the lobby's Settings, the server and channel
 defaults (their panel, their check of a stored value, their resolution for a new table) and the
-table's storage all walk :data:`SETTINGS`, so a table setting is declared in one place (here, or
-for an engine option its :class:`rummy_engine.OptionSpec`), consumed where it matters, and named
-by its words (``option.<key>`` for its label, ``option.<key>.<value>`` or a shared ``option.<value>``
+table's storage all walk :data:`SETTINGS`, so a table setting is declared in one place (a field
+of :class:`TableSettings` made with :func:`declared`, whose name is the key; for an engine option
+its :class:`rummy_engine.OptionSpec`), consumed where it matters, and named by its words (``option.<key>`` for its label, ``option.<key>.<value>`` or a shared ``option.<value>``
 for its values, ``command.new.<key>`` if ``/rummy new`` offers it; all in
 ``bot/features/play/words.py``).
 
@@ -24,11 +24,11 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY, parse_thread, shown_thread
-from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY, parse_timer, shown_timer
+from bot.features.play.threads import THREAD_CHOICES, parse_thread, shown_thread
+from bot.features.play.turn_timer import TIMER_CHOICES, parse_timer, shown_timer
 from bot.storage.base import TableSetting
 from bot.text import SUPPORTED_LOCALES, normalise, option_value_key, t
 from rummy_engine import OPTION_SPECS, Options, OptionSpec, Variant, shown_value
@@ -49,17 +49,60 @@ EVERYWHERE = Where.NEW | Where.LOBBY | Where.DEFAULTS
 
 
 @dataclass(frozen=True)
-class TableSettings:
-    """Everything a host may set about one table.
+class Declared:
+    """How a setting of the bot's own (a field of :class:`TableSettings`) is offered and stored.
 
-    ``thread``: ``None`` until chosen (stored as absent: no thread). ``locale``: ``None`` for a
-    table opened before tables kept their language (it follows the server's).
+    ``parse``: a choice, or the stored form, to the typed value (refusing a bad one by name);
+    ``show``: the typed value as its choice reads; ``stored``: its JSON form in the ``options``
+    column (``None``: left out); ``column``: stored in that column of ``tables`` instead.
+    """
+
+    choices: tuple[str, ...]
+    parse: Callable[[Any], Any]
+    show: Callable[[Any], str]
+    offered: Where = EVERYWHERE
+    value_words: str | None = None
+    stored: Callable[[Any], object] = lambda value: value
+    column: TableSetting | None = None
+
+
+def declared(
+    default: object,
+    choices: tuple[str, ...],
+    parse: Callable[[Any], Any],
+    show: Callable[[Any], str],
+    **how: Any,
+) -> Any:
+    """A field of :class:`TableSettings` that is a table setting (its name is the key)."""
+    return field(default=default, metadata={"setting": Declared(choices, parse, show, **how)})
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Everything a host may set about one table: the engine's options, then the bot's own
+    settings, each declared by its field (:func:`declared`), in menu order.
+
+    ``thread``: ``None`` until chosen (stored as absent: no thread). ``language``: ``None`` for
+    a table opened before tables kept their language (it follows the server's).
     """
 
     options: Options = field(default_factory=Options)
-    turn_timer: int = 0
-    thread: bool | None = None
-    locale: str | None = None
+    turn_timer: int = declared(0, TIMER_CHOICES, parse_timer, shown_timer)
+    thread: bool | None = declared(
+        None,
+        THREAD_CHOICES,
+        parse_thread,
+        lambda wanted: shown_thread(bool(wanted)),
+        stored=lambda wanted: None if wanted is None else shown_thread(wanted),
+    )
+    language: str | None = declared(
+        None,
+        tuple(SUPPORTED_LOCALES),
+        normalise,
+        normalise,
+        value_words="choice.language",
+        column="locale",
+    )
 
     @property
     def wants_thread(self) -> bool:
@@ -78,6 +121,12 @@ class TableSettings:
         return settings
 
 
+#: The bot's own settings: (field name, declaration), in field order.
+_DECLARED: tuple[tuple[str, Declared], ...] = tuple(
+    (f.name, f.metadata["setting"]) for f in fields(TableSettings) if "setting" in f.metadata
+)
+
+
 @dataclass(frozen=True)
 class Stored:
     """A table's settings as its ``tables`` row holds them."""
@@ -91,31 +140,39 @@ class Stored:
 
 
 def encode(settings: TableSettings) -> Stored:
-    """The stored form of ``settings`` (byte for byte what tables have always stored)."""
-    stored: dict[str, Any] = {**settings.options.changed(), TIMER_KEY: settings.turn_timer}
-    if settings.thread is not None:
-        stored[THREAD_KEY] = shown_thread(settings.thread)
-    return Stored(json.dumps(stored, sort_keys=True), settings.locale)
+    """The stored form of ``settings`` (byte for byte what tables have always stored): the
+    engine's options that differ from their defaults and the bot's settings in the ``options``
+    JSON, the language in ``locale``."""
+    data: dict[str, Any] = settings.options.changed()
+    columns: dict[str, Any] = {}
+    for name, how in _DECLARED:
+        value = getattr(settings, name)
+        if how.column is not None:
+            columns[how.column] = value
+        elif (form := how.stored(value)) is not None:
+            data[name] = form
+    return Stored(json.dumps(data, sort_keys=True), columns.get("locale"))
 
 
 def decode(stored: Stored) -> TableSettings:
-    """The settings stored in a ``tables`` row (the inverse of :func:`encode`)."""
+    """The settings stored in a ``tables`` row (the inverse of :func:`encode`); a setting not
+    stored keeps its declared default."""
     data = json.loads(stored.options_json)
-    timer = data.pop(TIMER_KEY, None)
-    thread = data.pop(THREAD_KEY, None)
-    return TableSettings(
-        options=Options.from_json(data),
-        turn_timer=0 if timer is None else parse_timer(timer),
-        thread=None if thread is None else parse_thread(thread),
-        locale=stored.locale or None,
-    )
+    columns = stored.columns()
+    values: dict[str, Any] = {}
+    for name, how in _DECLARED:
+        raw = columns[how.column] if how.column is not None else data.pop(name, None)
+        if raw is not None and raw != "":
+            values[name] = how.parse(raw)
+    return TableSettings(options=Options.from_json(data), **values)
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One table setting: its key, the values offered (as they read), how it is read from and
-    written to :class:`TableSettings`, its default for a variant, where it is offered, and the
-    variants it applies to (every one when empty).
+    """One table setting as the menus see it: its key, the values offered (as they read), how
+    it is read from and written to :class:`TableSettings`, its default for a variant (``None``:
+    the field's, or what the bot decides when opening), where it is offered, and the variants it
+    applies to (every one when empty).
 
     ``value_words``: the prefix of its values' word keys (``None``: the option catalogue's
     ``option.<key>.<value>`` or shared ``option.<value>``; numbers have none).
@@ -151,6 +208,19 @@ class Setting:
         return value if key is None else t(key, locale)
 
 
+def _own(name: str, how: Declared) -> Setting:
+    """A setting of the bot's own, from its field."""
+    return Setting(
+        name,
+        how.choices,
+        read=lambda settings: how.show(getattr(settings, name)),
+        write=lambda settings, value: replace(settings, **{name: how.parse(value)}),
+        default=lambda variant: None,
+        offered=how.offered,
+        value_words=how.value_words,
+    )
+
+
 def _engine(spec: OptionSpec) -> Setting:
     """An engine option as a table setting (its choices, default and variants from its spec)."""
 
@@ -170,30 +240,9 @@ def _engine(spec: OptionSpec) -> Setting:
     )
 
 
-#: Every table setting, in menu order: the table's housekeeping, then the engine's options.
+#: Every table setting, in menu order: the bot's own, then the engine's options.
 SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        TIMER_KEY,
-        TIMER_CHOICES,
-        read=lambda settings: shown_timer(settings.turn_timer),
-        write=lambda settings, value: replace(settings, turn_timer=parse_timer(value)),
-        default=lambda variant: None,  # the bot's configured timer
-    ),
-    Setting(
-        THREAD_KEY,
-        THREAD_CHOICES,
-        read=lambda settings: shown_thread(settings.wants_thread),
-        write=lambda settings, value: replace(settings, thread=parse_thread(value)),
-        default=lambda variant: None,  # no thread
-    ),
-    Setting(
-        LANGUAGE,
-        tuple(SUPPORTED_LOCALES),
-        read=lambda settings: normalise(settings.locale),
-        write=lambda settings, value: replace(settings, locale=normalise(value)),
-        default=lambda variant: None,  # the server's language
-        value_words="choice.language",
-    ),
+    *(_own(name, how) for name, how in _DECLARED),
     *(_engine(spec) for spec in OPTION_SPECS),
 )
 _BY_KEY = {setting.key: setting for setting in SETTINGS}
@@ -212,11 +261,11 @@ def offered(where: Where, variant: Variant | None = None) -> tuple[Setting, ...]
 
 
 def opening(
-    variant: Variant, choices: Mapping[str, object], *, turn_timer: int, locale: str
+    variant: Variant, choices: Mapping[str, object], *, turn_timer: int, language: str
 ) -> TableSettings:
     """A new table's settings: ``choices`` over the declared defaults for ``variant``
-    (``turn_timer`` and ``locale`` are the bot's and the server's when nobody chose)."""
-    settings = TableSettings(turn_timer=turn_timer, locale=locale)
+    (``turn_timer`` and ``language`` are the bot's and the server's when nobody chose)."""
+    settings = TableSettings(turn_timer=turn_timer, language=language)
     for declared in SETTINGS:
         default = declared.default(variant)
         if default is not None:

@@ -388,7 +388,7 @@ class TableService:
                 variant,
                 options or {},
                 turn_timer=self.default_turn_timer,
-                locale=normalise(locale or await self._server_locale(guild_id)),
+                language=normalise(locale or await self._server_locale(guild_id)),
             )
             stored = encode(settings)
             record = await self.store.create_table(

@@ -306,7 +306,7 @@ def _meld_options(targets: Sequence[tuple[int, Meld]]) -> list[discord.SelectOpt
 
 def _current(table: Table, table_locale: str) -> TableSettings:
     """The table's settings as the lobby shows them (its language as the table speaks)."""
-    return replace(table.settings, locale=table_locale)
+    return replace(table.settings, language=table_locale)
 
 
 def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.View:
