@@ -29,6 +29,7 @@ from typing import Any
 
 from bot.features.play.threads import THREAD_CHOICES, parse_thread, shown_thread
 from bot.features.play.turn_timer import TIMER_CHOICES, parse_timer, shown_timer
+from bot.services.refusal import Refusal
 from bot.storage.base import TableSetting
 from bot.text import SUPPORTED_LOCALES, normalise, option_value_key, t
 from rummy_engine import OPTION_SPECS, Options, OptionSpec, Variant, shown_value
@@ -52,29 +53,26 @@ EVERYWHERE = Where.NEW | Where.LOBBY | Where.DEFAULTS
 class Declared:
     """How a setting of the bot's own (a field of :class:`TableSettings`) is offered and stored.
 
-    ``parse``: a choice, or the stored form, to the typed value (refusing a bad one by name);
-    ``show``: the typed value as its choice reads; ``stored``: its JSON form in the ``options``
-    column (``None``: left out); ``column``: stored in that column of ``tables`` instead.
+    ``parse``: a choice, or the stored form, to the typed value, refusing a bad one by name
+    (``None``: the value is one of the choices, kept as it reads); ``show``: the typed value as
+    its choice reads; ``stored``: its JSON form in the ``options`` column, ``None`` to leave it
+    out (``stored=None``: the value itself, left out while it is the default, so a setting added
+    later changes no stored table); ``column``: stored in that column of ``tables`` instead.
     """
 
     choices: tuple[str, ...]
-    parse: Callable[[Any], Any]
-    show: Callable[[Any], str]
+    parse: Callable[[Any], Any] | None = None
+    show: Callable[[Any], str] = str
     offered: Where = EVERYWHERE
     value_words: str | None = None
-    stored: Callable[[Any], object] = lambda value: value
+    stored: Callable[[Any], object] | None = None
     column: TableSetting | None = None
 
 
-def declared(
-    default: object,
-    choices: tuple[str, ...],
-    parse: Callable[[Any], Any],
-    show: Callable[[Any], str],
-    **how: Any,
-) -> Any:
-    """A field of :class:`TableSettings` that is a table setting (its name is the key)."""
-    return field(default=default, metadata={"setting": Declared(choices, parse, show, **how)})
+def declared(default: object, choices: tuple[str, ...], **how: Any) -> Any:
+    """A field of :class:`TableSettings` that is a table setting (its name is the key; ``how``:
+    the other fields of :class:`Declared`)."""
+    return field(default=default, metadata={"setting": Declared(choices, **how)})
 
 
 @dataclass(frozen=True)
@@ -87,19 +85,21 @@ class TableSettings:
     """
 
     options: Options = field(default_factory=Options)
-    turn_timer: int = declared(0, TIMER_CHOICES, parse_timer, shown_timer)
+    turn_timer: int = declared(
+        0, TIMER_CHOICES, parse=parse_timer, show=shown_timer, stored=lambda minutes: minutes
+    )
     thread: bool | None = declared(
         None,
         THREAD_CHOICES,
-        parse_thread,
-        lambda wanted: shown_thread(bool(wanted)),
+        parse=parse_thread,
+        show=lambda wanted: shown_thread(bool(wanted)),
         stored=lambda wanted: None if wanted is None else shown_thread(wanted),
     )
     language: str | None = declared(
         None,
         tuple(SUPPORTED_LOCALES),
-        normalise,
-        normalise,
+        parse=normalise,
+        show=normalise,
         value_words="choice.language",
         column="locale",
     )
@@ -121,10 +121,20 @@ class TableSettings:
         return settings
 
 
-#: The bot's own settings: (field name, declaration), in field order.
-_DECLARED: tuple[tuple[str, Declared], ...] = tuple(
-    (f.name, f.metadata["setting"]) for f in fields(TableSettings) if "setting" in f.metadata
+#: The bot's own settings: (field name, default, declaration), in field order.
+_DECLARED: tuple[tuple[str, object, Declared], ...] = tuple(
+    (f.name, f.default, f.metadata["setting"])
+    for f in fields(TableSettings)
+    if "setting" in f.metadata
 )
+
+
+def _parse(name: str, how: Declared, value: object) -> Any:
+    if how.parse is not None:
+        return how.parse(value)
+    if str(value) not in how.choices:
+        raise Refusal("options.bad_value", key=name, value=value, allowed=", ".join(how.choices))
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -145,11 +155,14 @@ def encode(settings: TableSettings) -> Stored:
     JSON, the language in ``locale``."""
     data: dict[str, Any] = settings.options.changed()
     columns: dict[str, Any] = {}
-    for name, how in _DECLARED:
+    for name, default, how in _DECLARED:
         value = getattr(settings, name)
         if how.column is not None:
             columns[how.column] = value
-        elif (form := how.stored(value)) is not None:
+            continue
+        # without its own stored form, a value is left out while it is the default
+        form = how.stored(value) if how.stored else (None if value == default else value)
+        if form is not None:
             data[name] = form
     return Stored(json.dumps(data, sort_keys=True), columns.get("locale"))
 
@@ -160,10 +173,10 @@ def decode(stored: Stored) -> TableSettings:
     data = json.loads(stored.options_json)
     columns = stored.columns()
     values: dict[str, Any] = {}
-    for name, how in _DECLARED:
+    for name, _, how in _DECLARED:
         raw = columns[how.column] if how.column is not None else data.pop(name, None)
         if raw is not None and raw != "":
-            values[name] = how.parse(raw)
+            values[name] = _parse(name, how, raw)
     return TableSettings(options=Options.from_json(data), **values)
 
 
@@ -214,7 +227,7 @@ def _own(name: str, how: Declared) -> Setting:
         name,
         how.choices,
         read=lambda settings: how.show(getattr(settings, name)),
-        write=lambda settings, value: replace(settings, **{name: how.parse(value)}),
+        write=lambda settings, value: replace(settings, **{name: _parse(name, how, value)}),
         default=lambda variant: None,
         offered=how.offered,
         value_words=how.value_words,
@@ -242,7 +255,7 @@ def _engine(spec: OptionSpec) -> Setting:
 
 #: Every table setting, in menu order: the bot's own, then the engine's options.
 SETTINGS: tuple[Setting, ...] = (
-    *(_own(name, how) for name, how in _DECLARED),
+    *(_own(name, how) for name, _, how in _DECLARED),
     *(_engine(spec) for spec in OPTION_SPECS),
 )
 _BY_KEY = {setting.key: setting for setting in SETTINGS}
