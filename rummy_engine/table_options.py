@@ -1,13 +1,13 @@
-"""The table options of RULES.md §8 described once, as data: each option's type, the values
-offered, its default (which may depend on the variant) and the variants it applies to. A user
-interface builds its settings menus and command choices from this, and :meth:`Options.from_json`
-coerces a value through it, so an option is added or changed in one place: its field in
-:class:`Options` and its :class:`OptionSpec` here.
+"""The table options of RULES.md §8 described once, as data: each option's values offered, its
+default (which may depend on the variant) and the variants it applies to. A user interface builds
+its settings menus and command choices from this, so an option is added or changed in one place:
+its field in :class:`Options` (its type, and for a number its limits, :func:`rules.number`) and
+its :class:`OptionSpec` here.
 
 The choices are derived from the type: an enum's members, ``on``/``off`` for a flag (the default
-first), and for a number the declared values (``None`` in them reads as the spec's
-``unlimited`` word). Coercion checks a number against the spec's ``minimum`` and accepts no limit
-only where the spec says so: no option's name appears in the coercion code.
+first), and for a number the declared values (``None`` in them reads as the field's ``unlimited``
+word). Coercion (:func:`rummy_engine.rules.coerce_options`) goes by the field's type and limits:
+no option's name appears in it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from rummy_engine.errors import RuleViolation
 from rummy_engine.rules import (
     AceMode,
     AceOpeningValue,
@@ -28,8 +27,10 @@ from rummy_engine.rules import (
     Options,
     R71JokerInOpening,
     Variant,
+    coerce_options,
 )
 
+_FIELDS = {f.name: f for f in fields(Options)}
 _ATLAS = frozenset({Variant.SIMPLE, Variant.R51, Variant.R71})
 _OPENINGS = frozenset({Variant.R51, Variant.R71})
 _TRUE = ("on", "true", "1", "yes")
@@ -41,8 +42,8 @@ class OptionSpec:
     """One table option: its key in :class:`Options`, its type, where it applies.
 
     ``kind``: an :class:`enum.Enum` class, ``bool`` or ``int``. For ``int``: ``values`` are the
-    numbers offered (in menu order; ``None`` for no limit), ``minimum`` the least accepted and
-    ``unlimited`` the word naming no limit (``None``: a limit is required). ``variant_defaults``
+    numbers offered (in menu order; ``None`` for no limit; the least accepted and the word naming
+    no limit are the field's, :func:`rummy_engine.rules.number`). ``variant_defaults``
     overrides the :class:`Options` default for some variants. ``label_key`` names its label in
     a translation catalogue; ``common`` marks the options worth offering when a table is opened
     (the rest live in the lobby's settings). ``variants`` empty: offered nowhere (coerced only).
@@ -53,13 +54,17 @@ class OptionSpec:
     variants: frozenset[Variant]
     common: bool = False
     values: tuple[int | None, ...] = ()
-    minimum: int = 0
-    unlimited: str | None = None
     variant_defaults: Mapping[Variant, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def label_key(self) -> str:
         return f"option.{self.key}"
+
+    @property
+    def unlimited(self) -> str | None:
+        """The word naming no limit (``None``: a limit is required)."""
+        word: str | None = _FIELDS[self.key].metadata.get("unlimited")
+        return word
 
     @property
     def default(self) -> Any:
@@ -91,35 +96,7 @@ class OptionSpec:
 
     def coerce(self, value: Any) -> Any:
         """The typed value of ``value`` (a choice, or its JSON form); refused by name."""
-        if issubclass(self.kind, enum.Enum):
-            if isinstance(value, self.kind):
-                return value
-            try:
-                return self.kind(str(value))
-            except ValueError:
-                raise self._bad(value, ", ".join(self.choices)) from None
-        if self.kind is bool:
-            if isinstance(value, bool):
-                return value
-            if str(value).lower() in _TRUE:
-                return True
-            if str(value).lower() in _FALSE:
-                return False
-            raise self._bad(value, "on, off")
-        if self.unlimited is not None and (
-            value is None or str(value).lower() in ("none", "unlimited")
-        ):
-            return None
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise self._bad(value, "a whole number") from None
-        if number < self.minimum:
-            raise self._bad(value, "a positive number")
-        return number
-
-    def _bad(self, value: Any, allowed: str) -> RuleViolation:
-        return RuleViolation("options.bad_value", key=self.key, value=value, allowed=allowed)
+        return coerce_options({self.key: value})[self.key]
 
 
 def _number(
@@ -144,15 +121,14 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "basic_rounds",
         (1, 2, 3, 4, 5, 6, 8, 10),
         frozenset({Variant.BASIC}),
-        minimum=1,
         common=True,
     ),
-    _number("basic_max_restocks", (None, 1, 2, 3), frozenset({Variant.BASIC}), unlimited="none"),
-    _number("atlas_max_reshuffles", (1, 0, 2, 3, None), _ATLAS, unlimited="unlimited"),
+    _number("basic_max_restocks", (None, 1, 2, 3), frozenset({Variant.BASIC})),
+    _number("atlas_max_reshuffles", (1, 0, 2, 3, None), _ATLAS),
 )
 
 #: Options never offered, only coerced (see :class:`Options` for why).
-_HIDDEN: tuple[OptionSpec, ...] = (_number("max_turns_per_round", (), frozenset(), minimum=1),)
+_HIDDEN: tuple[OptionSpec, ...] = (_number("max_turns_per_round", (), frozenset()),)
 _BY_KEY = {spec.key: spec for spec in (*OPTION_SPECS, *_HIDDEN)}
 assert set(_BY_KEY) == {f.name for f in fields(Options)}, "every option has one spec"
 
@@ -170,17 +146,6 @@ def options_for(variant: Variant) -> tuple[OptionSpec, ...]:
 def shown_value(options: Options, key: str) -> str:
     """An option's current value as its choice reads (``on``/``off``, ``none``/``unlimited``)."""
     return _BY_KEY[key].shown(getattr(options, key))
-
-
-def coerce_options(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Typed option values from their JSON or choice form; unknown keys or values refused."""
-    typed: dict[str, Any] = {}
-    for key, value in data.items():
-        spec = _BY_KEY.get(key)
-        if spec is None:
-            raise RuleViolation("options.unknown", key=key, known=", ".join(_BY_KEY))
-        typed[key] = spec.coerce(value)
-    return typed
 
 
 def defaults_for(variant: Variant) -> Options:

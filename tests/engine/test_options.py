@@ -184,7 +184,7 @@ def test_every_option_is_described_by_its_type() -> None:
         assert spec.shown(spec.default) in spec.choices, spec.key
     assert option_spec("atlas_max_reshuffles").coerce("unlimited") is None
     with pytest.raises(RuleViolation):
-        option_spec("basic_rounds").coerce(0)  # its minimum is 1
+        option_spec("basic_rounds").coerce(0)  # its minimum is 1 (its field, rules.number)
     with pytest.raises(RuleViolation):
         option_spec("basic_rounds").coerce("unlimited")  # a limit is required
     assert option_spec("max_turns_per_round").coerce("50") == 50  # never offered, still checked

@@ -33,7 +33,7 @@ from bot.services.refusal import Refusal
 from bot.storage.base import TableSetting
 from bot.text import SUPPORTED_LOCALES, normalise, option_value_key, t
 from rummy_engine import OPTION_SPECS, Options, OptionSpec, Variant, shown_value
-from rummy_engine.table_options import coerce_options
+from rummy_engine.rules import coerce_options
 
 LANGUAGE = "language"
 

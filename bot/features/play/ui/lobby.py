@@ -192,7 +192,7 @@ class LobbyHandlers:
         locale = locale_of(interaction)
         await edit_panel(
             interaction,
-            t("lobby.settings_value", locale, option=t(f"option.{key}", locale)),
+            t("lobby.settings_value", locale, option=setting(key).label(locale)),
             view=value_view(table, key, locale, await self.ui.tables.public_locale(table)),
         )
 
