@@ -99,6 +99,7 @@ from rummy_engine.scoring import RoundPoints, round_points
 from rummy_engine.table_options import (
     OPTION_SPECS,
     OptionSpec,
+    defaults_for,
     option_spec,
     options_for,
     shown_value,
@@ -166,6 +167,7 @@ __all__ = [
     "arrangements",
     "basic_value",
     "can_extend",
+    "defaults_for",
     "extend_meld",
     "format_cards",
     "format_lay",

@@ -7,7 +7,8 @@ the state machine has no variant if-chains beyond asking these properties.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any
 
 from rummy_engine.errors import RuleViolation
@@ -57,6 +58,12 @@ class DiscardTakeFailure(enum.Enum):
     PENALTY = "penalty"
 
 
+def number(*, minimum: int = 0, unlimited: str | None = None) -> dict[str, Any]:
+    """The metadata of a numeric option's field: the least value accepted, and the word naming
+    no limit (``None`` for the value; ``unlimited=None``: a limit is required)."""
+    return {"minimum": minimum, "unlimited": unlimited}
+
+
 @dataclass(frozen=True)
 class Options:
     """The table options of RULES.md §8; every default is the spec's default.
@@ -79,10 +86,10 @@ class Options:
     bar_in_1v1: bool = True
     joker_discard_allowed: bool = True
     joker_final_discard_allowed: bool = True
-    basic_rounds: int = 3
-    basic_max_restocks: int | None = None
-    atlas_max_reshuffles: int | None = 1
-    max_turns_per_round: int = 400
+    basic_rounds: int = field(default=3, metadata=number(minimum=1))
+    basic_max_restocks: int | None = field(default=None, metadata=number(unlimited="none"))
+    atlas_max_reshuffles: int | None = field(default=1, metadata=number(unlimited="unlimited"))
+    max_turns_per_round: int = field(default=400, metadata=number(minimum=1))
 
     def to_json(self) -> dict[str, Any]:
         # Every value is a scalar or an enum: no need for asdict's deep copy, which was most of
@@ -93,15 +100,9 @@ class Options:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Options:
+    def from_json(cls, data: Mapping[str, Any]) -> Options:
         """Build options from their JSON form; unknown keys or values are refused by name."""
-        kwargs: dict[str, Any] = {}
-        types = {f.name: f for f in fields(cls)}
-        for key, value in data.items():
-            if key not in types:
-                raise RuleViolation("options.unknown", key=key, known=", ".join(types))
-            kwargs[key] = _coerce_option(key, value, getattr(cls(), key))
-        return cls(**kwargs)
+        return cls(**coerce_options(data))
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (what a table summary shows)."""
@@ -109,34 +110,54 @@ class Options:
         return {k: v for k, v in self.to_json().items() if default[k] != v}
 
 
-def _coerce_option(key: str, value: Any, default: Any) -> Any:
-    if isinstance(default, enum.Enum):
+_FIELDS = {f.name: f for f in fields(Options)}
+_TRUE = ("on", "true", "1", "yes")
+_FALSE = ("off", "false", "0", "no")
+
+
+def coerce_options(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Typed option values from their JSON or choice form, each by its field's type (an enum,
+    a flag, or a number with the limits of :func:`number`); unknown keys or values are refused
+    by name."""
+    typed: dict[str, Any] = {}
+    for key, value in data.items():
+        found = _FIELDS.get(key)
+        if found is None:
+            raise RuleViolation("options.unknown", key=key, known=", ".join(_FIELDS))
+        typed[key] = _coerce(found, value)
+    return typed
+
+
+def _coerce(option: Field[Any], value: Any) -> Any:
+    kind: type[Any] = type(option.default) if option.default is not None else int
+
+    def bad(allowed: str) -> RuleViolation:
+        return RuleViolation("options.bad_value", key=option.name, value=value, allowed=allowed)
+
+    if issubclass(kind, enum.Enum):
+        if isinstance(value, kind):
+            return value
         try:
-            return type(default)(str(value))
+            return kind(str(value))
         except ValueError:
-            allowed = ", ".join(m.value for m in type(default))
-            raise RuleViolation(
-                "options.bad_value", key=key, value=value, allowed=allowed
-            ) from None
-    if isinstance(default, bool):
+            raise bad(", ".join(str(m.value) for m in kind)) from None
+    if kind is bool:
         if isinstance(value, bool):
             return value
-        if str(value).lower() in ("on", "true", "1", "yes"):
+        if str(value).lower() in _TRUE:
             return True
-        if str(value).lower() in ("off", "false", "0", "no"):
+        if str(value).lower() in _FALSE:
             return False
-        raise RuleViolation("options.bad_value", key=key, value=value, allowed="on, off")
+        raise bad("on, off")
     unlimited = value is None or str(value).lower() in ("none", "unlimited")
-    if unlimited and key in ("basic_max_restocks", "atlas_max_reshuffles"):
+    if unlimited and option.metadata.get("unlimited") is not None:
         return None
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise RuleViolation(
-            "options.bad_value", key=key, value=value, allowed="a whole number"
-        ) from None
-    if number < (1 if key in ("basic_rounds", "max_turns_per_round") else 0):
-        raise RuleViolation("options.bad_value", key=key, value=value, allowed="a positive number")
+        raise bad("a whole number") from None
+    if number < option.metadata.get("minimum", 0):
+        raise bad("a positive number")
     return number
 
 

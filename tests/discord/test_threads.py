@@ -179,7 +179,7 @@ async def test_the_lobbys_settings_choose_a_thread_and_keep_it_when_another_opti
     chosen = await alice.select(
         settings.response, ["yes"], custom_id=f"rummy:{table.id}:0:setval:thread"
     )
-    assert chosen.acknowledged and "Thread per game is now Yes." in settings.response.content
+    assert chosen.acknowledged and "Thread per game is now yes." in settings.response.content
     (lobby,) = [m for m in bot_posts(world, world.channel) if m.components]
     assert "The game is played in a thread of its own" in lobby.content
     settings = await alice.click(lobby, label="Settings")

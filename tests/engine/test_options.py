@@ -3,9 +3,12 @@ its name says, and bad option values are refused by name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rummy_engine import (
+    OPTION_SPECS,
     Discard,
     DiscardRefused,
     Draw,
@@ -22,7 +25,9 @@ from rummy_engine import (
     StartRound,
     UndoTake,
     Variant,
+    defaults_for,
     opening_value,
+    option_spec,
     parse_face,
     parse_faces,
 )
@@ -169,3 +174,21 @@ def test_void_rounds_rotate_the_deal_and_pay_nothing() -> None:
     game.results.append(RoundResult(1, None, Outcome.VOID, ((), ()), (0, 0), (0, 0), (0, 0)))
     game.apply(StartRound())
     assert game.dealer == 1 and game.scores == [0, 0]
+
+
+def test_every_option_is_described_by_its_type() -> None:
+    for spec in OPTION_SPECS:
+        # the choices are the type's values: each reads back as itself, the default among them
+        for choice in spec.choices:
+            assert spec.shown(spec.coerce(choice)) == choice, (spec.key, choice)
+        assert spec.shown(spec.default) in spec.choices, spec.key
+    assert option_spec("atlas_max_reshuffles").coerce("unlimited") is None
+    with pytest.raises(RuleViolation):
+        option_spec("basic_rounds").coerce(0)  # its minimum is 1 (its field, rules.number)
+    with pytest.raises(RuleViolation):
+        option_spec("basic_rounds").coerce("unlimited")  # a limit is required
+    assert option_spec("max_turns_per_round").coerce("50") == 50  # never offered, still checked
+    # a default may depend on the variant
+    spec = replace(option_spec("basic_rounds"), variant_defaults={Variant.BASIC: 5})
+    assert (spec.default_for(Variant.BASIC), spec.default_for(Variant.R51)) == (5, 3)
+    assert defaults_for(Variant.R51) == Options()

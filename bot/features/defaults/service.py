@@ -1,8 +1,9 @@
 """Server and channel defaults of new tables: what ``/rummy-settings server`` sets and ``/rummy new`` uses.
 
 Why described as data (:data:`DEFAULT_SPECS`): the panel that sets them, the check of a stored
-value and the resolution for a new table all walk the same list, so a table option added to the
-engine (:data:`rummy_engine.OPTION_SPECS`) becomes a default without another line here.
+value and the resolution for a new table all walk the same list, built from the table settings'
+registry (:data:`bot.features.play.settings.SETTINGS`), so a table setting declared there with
+``Where.DEFAULTS`` becomes a default without another line here.
 
 A default is stored per server (channel ``0``) and, where set, per channel; a channel's value
 overrides the server's. ``/rummy new``'s own options override both, and the lobby's Settings
@@ -19,60 +20,58 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.features.defaults.store import TableDefaultsStore
-from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
-from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.features.play.settings import LANGUAGE, Setting, Where, offered
 from bot.services.refusal import Refusal
-from bot.text import SUPPORTED_LOCALES, option_value, t
-from rummy_engine import OPTION_SPECS, Variant
+from bot.text import t
+from rummy_engine import Variant
 
 #: The scope of a server's own defaults (a channel's scope is its id).
 SERVER = 0
 #: Where a default came from, as the lobby line and the panel name it.
 ORIGINS = ("server", "channel")
 
-VARIANT, MODE, LANGUAGE = "variant", "mode", "language"
+VARIANT, MODE = "variant", "mode"
 
 
 @dataclass(frozen=True)
 class DefaultSpec:
-    """One default of new tables: its key, the values it may take, how it is named.
+    """One default of new tables: its key, the values it may take, how they are named.
 
-    ``kind`` says how a value is named (``option`` values through the option catalogue);
+    ``value_words``: the prefix of its values' word keys, or the table setting that names them;
     ``variants``: the variants it applies to (every one when empty).
     """
 
     key: str
     choices: tuple[str, ...]
-    kind: str
     label_key: str
+    value_words: str | Setting
     variants: frozenset[Variant] = field(default_factory=frozenset)
 
     def applies_to(self, variant: Variant) -> bool:
         return not self.variants or variant in self.variants
 
+    @classmethod
+    def of(cls, setting: Setting) -> DefaultSpec:
+        return cls(setting.key, setting.choices, setting.label_key, setting, setting.variants)
 
-#: Every default, in the panel's order: the table's shape, then its housekeeping, then the
-#: engine's options straight from their own description.
+
+#: Every default, in the panel's order: the table's shape, then every table setting offered as a
+#: default (bot/features/play/settings.py), so a setting declared there is a default without
+#: another line here.
 DEFAULT_SPECS: tuple[DefaultSpec, ...] = (
-    DefaultSpec(VARIANT, tuple(v.value for v in Variant), VARIANT, "defaults.key.variant"),
+    DefaultSpec(VARIANT, tuple(v.value for v in Variant), "defaults.key.variant", "variant"),
     DefaultSpec(
         MODE,
         ("1v1", "2v2"),
-        MODE,
         "defaults.key.mode",
+        "choice.mode",
         frozenset(v for v in Variant if v is not Variant.BASIC),
     ),
-    DefaultSpec(TIMER_KEY, TIMER_CHOICES, "timer", "option.turn_timer"),
-    DefaultSpec(LANGUAGE, tuple(SUPPORTED_LOCALES), LANGUAGE, "option.language"),
-    DefaultSpec(THREAD_KEY, THREAD_CHOICES, THREAD_KEY, "defaults.key.thread"),
-    *(
-        DefaultSpec(spec.key, spec.choices, "option", spec.label_key, spec.variants)
-        for spec in OPTION_SPECS
-    ),
+    *(DefaultSpec.of(setting) for setting in offered(Where.DEFAULTS)),
 )
 _BY_KEY = {spec.key: spec for spec in DEFAULT_SPECS}
-#: The keys stored as table options (the engine's and the timer), as ``/rummy new`` passes them.
-OPTION_KEYS = frozenset({TIMER_KEY, *(spec.key for spec in OPTION_SPECS)})
+#: The defaults that are table settings, resolved for each new table.
+SETTING_KEYS = tuple(s.key for s in offered(Where.DEFAULTS))
 
 
 def default_spec(key: str) -> DefaultSpec:
@@ -188,15 +187,18 @@ def choose(
         raise Refusal("defaults.no_variant")
     table_variant = Variant(picked)
     chosen_options: dict[str, object] = dict(options)
-    for key in sorted((OPTION_KEYS | {THREAD_KEY}) - set(options), key=_order):
-        value = take(key, table_variant)
+    if locale:
+        chosen_options[LANGUAGE] = locale
+    for key in SETTING_KEYS:
+        value = None if key in chosen_options else take(key, table_variant)
         if value is not None:
             chosen_options[key] = value
+    chosen_locale = chosen_options.pop(LANGUAGE, None)
     return NewTableChoice(
         variant=table_variant,
         mode=mode or take(MODE, table_variant) or "1v1",
         options=chosen_options,
-        locale=locale or take(LANGUAGE, table_variant),
+        locale=None if chosen_locale is None else str(chosen_locale),
         inherited={origin: keys for origin, keys in inherited.items() if keys},
     )
 
@@ -228,16 +230,10 @@ def key_label(key: str, locale: str) -> str:
 
 def value_label(key: str, value: str, locale: str) -> str:
     """How ``value`` of default ``key`` reads in ``locale``."""
-    kind = default_spec(key).kind
-    if kind == VARIANT:
-        return t(f"variant.{value}", locale)
-    if kind == MODE:
-        return t(f"choice.mode.{value}", locale)
-    if kind == LANGUAGE:
-        return t(f"choice.language.{value}", locale)
-    if kind == THREAD_KEY:
-        return t(f"defaults.thread.{value}", locale)
-    return option_value(key, value, locale)
+    words = default_spec(key).value_words
+    if isinstance(words, Setting):
+        return words.value_label(value, locale)
+    return t(f"{words}.{value}", locale)
 
 
 def items_text(values: Mapping[str, str], locale: str) -> str:

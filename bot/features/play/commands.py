@@ -12,15 +12,13 @@ from discord import app_commands
 
 from bot.features.play import moves
 from bot.features.play.actions import Action
-from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY
-from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY
+from bot.features.play.settings import Setting, Where, offered
 from bot.features.play.ui.autocomplete import Suggestions
 from bot.features.play.ui.context import UiContext
 from bot.features.play.ui.lobby import LobbyHandlers
 from bot.features.play.ui.play import PlayHandlers
-from bot.text import SUPPORTED_LOCALES, option_value_key
 from bot.ui.commands import Leaf, choice, leaf, optional_choices, plain
-from rummy_engine import OPTION_SPECS, End, Source, Variant, option_spec
+from rummy_engine import End, Source, Variant
 from rummy_engine.ai import Strength
 
 
@@ -28,11 +26,12 @@ def _choices(group: str, *values: str) -> list[app_commands.Choice[str]]:
     return [choice(f"{group}.{value}", value) for value in values]
 
 
-def _option_choices(key: str) -> list[app_commands.Choice[str]]:
-    """A table option's values, from the engine's description of it, named by the catalogue."""
+def _setting_choices(setting: Setting) -> list[app_commands.Choice[str]]:
+    """A table setting's values, from its declaration, named by the catalogue (numbers read
+    the same in every language)."""
     found: list[app_commands.Choice[str]] = []
-    for value in option_spec(key).choices:
-        name = option_value_key(key, value)
+    for value in setting.choices:
+        name = setting.value_key(value)
         found.append(plain(value, value) if name is None else choice(name, value))
     return found
 
@@ -46,19 +45,10 @@ COMPUTER_ACTIONS: list[app_commands.Choice[str]] = [
 ]
 TEAMS: list[app_commands.Choice[int]] = [choice("choice.team.0", 0), choice("choice.team.1", 1)]
 SOURCES = _choices("choice.source", *(s.value for s in Source))
-LANGUAGES = _choices("choice.language", *SUPPORTED_LOCALES)
 STRENGTHS = _choices("choice.strength", *(s.value for s in Strength))
 ENDS = _choices("choice.end", End.LOW.value, End.HIGH.value)
-# minutes read the same in every language; "off" is named by the catalogue
-TIMERS = [plain(v, v) if v.isdigit() else choice(f"option.{v}", v) for v in TIMER_CHOICES]
-THREADS = _choices("option.thread", *THREAD_CHOICES)
-#: The table options ``new`` offers: the engine's common ones, the turn timer, and whether the
-#: game gets a thread of its own.
-NEW_OPTIONS = (*(spec.key for spec in OPTION_SPECS if spec.common), TIMER_KEY, THREAD_KEY)
-NEW_CHOICES = {
-    key: TIMERS if key == TIMER_KEY else THREADS if key == THREAD_KEY else _option_choices(key)
-    for key in NEW_OPTIONS
-}
+#: The table settings ``new`` offers (bot/features/play/settings.py: ``Where.NEW``).
+NEW_CHOICES = {s.key: _setting_choices(s) for s in offered(Where.NEW)}
 
 
 def table_commands(ui: UiContext) -> list[Leaf]:
@@ -68,23 +58,18 @@ def table_commands(ui: UiContext) -> list[Leaf]:
 
 def _lobby_commands(lobby: LobbyHandlers) -> list[Leaf]:
     @leaf("new")
-    @app_commands.choices(variant=VARIANTS, mode=MODES, language=LANGUAGES, **NEW_CHOICES)
-    @optional_choices(*NEW_OPTIONS)
+    @app_commands.choices(variant=VARIANTS, mode=MODES, **NEW_CHOICES)
+    @optional_choices(*NEW_CHOICES)
     async def new(
         interaction: discord.Interaction,
         /,
         variant: app_commands.Choice[str] | None = None,
         mode: app_commands.Choice[str] | None = None,
-        language: app_commands.Choice[str] | None = None,
         **chosen: app_commands.Choice[str] | None,
     ) -> None:
         options: dict[str, object] = {key: c.value for key, c in chosen.items() if c is not None}
         await lobby.new_table(
-            interaction,
-            variant.value if variant else None,
-            mode.value if mode else None,
-            options,
-            locale=language.value if language else None,
+            interaction, variant.value if variant else None, mode.value if mode else None, options
         )
 
     @leaf("join")

@@ -7,12 +7,10 @@ the default's, so it is left out: the line never claims a setting the table does
 
 from __future__ import annotations
 
-from bot.features.defaults.service import LANGUAGE, MODE, VARIANT, items_text
+from bot.features.defaults.service import MODE, VARIANT, items_text
+from bot.features.play.settings import setting
 from bot.features.play.tables import Table
-from bot.features.play.threads import THREAD_KEY, shown_thread
-from bot.features.play.turn_timer import TIMER_KEY, shown_timer
 from bot.text import t
-from rummy_engine import shown_value
 
 
 def table_value(table: Table, key: str) -> str | None:
@@ -21,14 +19,8 @@ def table_value(table: Table, key: str) -> str | None:
         return table.record.variant
     if key == MODE:
         return table.record.mode
-    if key == LANGUAGE:
-        return table.record.locale
-    if key == TIMER_KEY:
-        return shown_timer(table.turn_timer)
-    if key == THREAD_KEY:
-        return shown_thread(table.wants_thread)
     try:
-        return shown_value(table.options, key)
+        return setting(key).read(table.settings)
     except KeyError:
         return None
 

@@ -9,6 +9,7 @@ return what changed. Nothing here imports discord: the cogs translate and delive
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -26,9 +27,10 @@ from bot.features.defaults.service import decode_inherited, encode_inherited, in
 from bot.features.play import seating
 from bot.features.play.autoturn import timeout_action
 from bot.features.play.seating import Mode
+from bot.features.play.settings import LANGUAGE, Stored, TableSettings, decode, encode, opening
 from bot.features.play.store import PlayStore
-from bot.features.play.threads import CHANNEL_GONE, THREAD_KEY, home_channel, wants_thread
-from bot.features.play.turn_timer import ABSENT_AFTER, TIMER_KEY, split_options
+from bot.features.play.threads import CHANNEL_GONE, home_channel
+from bot.features.play.turn_timer import ABSENT_AFTER
 from bot.services.inflight import InFlight
 from bot.services.refusal import Refusal
 from bot.storage import (
@@ -103,19 +105,24 @@ class Table:
     def mode(self) -> Mode:
         return Mode(self.record.mode)
 
+    @functools.cached_property
+    def settings(self) -> TableSettings:
+        """What the host set (bot/features/play/settings.py), read from the record once."""
+        return decode(Stored(self.record.options_json, self.record.locale))
+
     @property
     def options(self) -> Options:
-        return Options.from_json(split_options(json.loads(self.record.options_json))[0])
+        return self.settings.options
 
     @property
     def turn_timer(self) -> int:
         """The turn timer in minutes (0 = off)."""
-        return split_options(json.loads(self.record.options_json))[1] or 0
+        return self.settings.turn_timer
 
     @property
     def wants_thread(self) -> bool:
         """Whether the host asked for a thread per game (``/rummy new thread:yes``)."""
-        return wants_thread(json.loads(self.record.options_json))
+        return self.settings.wants_thread
 
     @property
     def home(self) -> int:
@@ -378,14 +385,13 @@ class TableService:
                     message=message,
                 )
             table_mode = Mode.for_variant(variant, mode)
-            engine_options, timer = split_options(dict(options or {}))
-            chosen = Options.from_json(engine_options)
-            stored: dict[str, Any] = {
-                **chosen.changed(),
-                TIMER_KEY: self.default_turn_timer if timer is None else timer,
-            }
-            if THREAD_KEY in (options or {}):
-                stored[THREAD_KEY] = "yes" if wants_thread(dict(options or {})) else "no"
+            settings = opening(
+                variant,
+                options or {},
+                turn_timer=self.default_turn_timer,
+                language=normalise(locale or await self._server_locale(guild_id)),
+            )
+            stored = encode(settings)
             record = await self.store.create_table(
                 NewTable(
                     guild_id=guild_id,
@@ -393,9 +399,9 @@ class TableService:
                     host_id=host_id,
                     variant=variant.value,
                     mode=table_mode.value,
-                    options_json=json.dumps(stored, sort_keys=True),
+                    options_json=stored.options_json,
                     seed=self._seed_source(),
-                    locale=normalise(locale or await self._server_locale(guild_id)),
+                    locale=stored.locale,
                 )
             )
             seats = seating.join(
@@ -551,31 +557,22 @@ class TableService:
         return await self._lobby_change(table_id, change, host=by)
 
     async def set_option(self, table_id: int, by: int, key: str, value: Any) -> Table:
-        """Change one table option (host only, lobby only); bad keys and values are refused."""
+        """Change one table setting (host only, lobby only); bad keys and values are refused.
+        Only the columns that change are written."""
 
         async def change(table: Table) -> None:
-            kept = json.loads(table.record.options_json)
-            merged = {**table.options.changed(), TIMER_KEY: table.turn_timer, key: value}
-            engine_options, timer = split_options(merged)
-            options = Options.from_json(engine_options)
-            Rules(table.variant, _player_count(table), options)
-            stored: dict[str, Any] = {**options.changed(), TIMER_KEY: timer}
-            thread = merged.get(THREAD_KEY, kept.get(THREAD_KEY))
-            if thread is not None:
-                stored[THREAD_KEY] = "yes" if wants_thread({THREAD_KEY: thread}) else "no"
-            await self.store.set_table_setting(
-                table_id, "options", json.dumps(stored, sort_keys=True)
-            )
+            settings = table.settings.with_choices({key: value})
+            Rules(table.variant, _player_count(table), settings.options)
+            before = encode(table.settings).columns()
+            for column, stored in encode(settings).columns().items():
+                if stored != before[column]:
+                    await self.store.set_table_setting(table_id, column, stored)
 
         return await self._lobby_change(table_id, change, host=by)
 
     async def set_language(self, table_id: int, by: int, locale: str) -> Table:
         """Choose the language of the table's public messages (host only, lobby only)."""
-
-        async def change(table: Table) -> None:
-            await self.store.set_table_setting(table_id, "locale", normalise(locale))
-
-        return await self._lobby_change(table_id, change, host=by)
+        return await self.set_option(table_id, by, LANGUAGE, locale)
 
     async def remember_server_locale(self, guild_id: int, locale: str) -> None:
         """Keep a server's preferred language (Discord sends it with each interaction)."""

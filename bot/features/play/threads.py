@@ -1,10 +1,9 @@
 """A thread per game: the table's choice, and what a table's messages do when it is gone.
 
 Why a table setting and not an engine option: where the game is shown is the table's
-housekeeping, like the turn timer, so the engine never sees it. It is kept in the table's
-options under ``thread`` (``yes``/``no``; absent: no thread) and stripped before the engine's
-options are built (:func:`bot.features.play.turn_timer.split_options`). Server defaults read and
-write the same key.
+housekeeping, like the turn timer, so the engine never sees it. It is a table setting
+(:mod:`bot.features.play.settings`), stored in the table's options under ``thread``
+(``yes``/``no``; absent: no thread) but never handed to the engine.
 
 Where the game is: a table's record keeps ``thread_id`` (migration 12) once the bot opened the
 thread from the lobby message at the start; ``0`` records that it may not, so the game stays in
@@ -40,11 +39,6 @@ def parse_thread(value: Any) -> bool:
 def shown_thread(wanted: bool) -> str:
     """A choice as it is stored and offered."""
     return "yes" if wanted else "no"
-
-
-def wants_thread(options: dict[str, Any]) -> bool:
-    """Whether a table's stored options ask for a thread per game."""
-    return THREAD_KEY in options and parse_thread(options[THREAD_KEY])
 
 
 def home_channel(channel_id: int, thread_id: int | None) -> int:

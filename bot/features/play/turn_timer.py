@@ -1,9 +1,9 @@
 """The per-table turn timer: its choices and where a table keeps it.
 
 Why not an engine option: the time a player may think is the table's housekeeping, not a rule
-of the game, so the engine never sees it. It is kept in the table's options under
-``turn_timer`` (whole minutes, 0 = off) and stripped before the engine's options are built;
-the lobby's menus and ``/rummy new`` offer :data:`TIMER_CHOICES` beside the engine's options.
+of the game, so the engine never sees it. It is a table setting
+(:mod:`bot.features.play.settings`), stored in the table's options under ``turn_timer`` (whole
+minutes, 0 = off) beside the engine's options but never handed to the engine.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bot.features.play.threads import THREAD_KEY
 from bot.services.refusal import Refusal
 
 TIMER_KEY = "turn_timer"
@@ -36,13 +35,6 @@ def parse_timer(value: Any) -> int:
 def shown_timer(minutes: int) -> str:
     """A timer as its choice reads."""
     return "off" if minutes == 0 else str(minutes)
-
-
-def split_options(data: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
-    """(the engine's options, the timer in minutes or None if not given); the thread choice
-    (:mod:`bot.features.play.threads`) is the table's too, not the engine's."""
-    rest = {k: v for k, v in data.items() if k not in (TIMER_KEY, THREAD_KEY)}
-    return rest, (parse_timer(data[TIMER_KEY]) if TIMER_KEY in data else None)
 
 
 def turn_length(minutes: int) -> timedelta:

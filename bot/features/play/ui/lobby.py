@@ -10,11 +10,12 @@ import discord
 
 from bot.features.defaults.service import DefaultsService
 from bot.features.play.actions import Action
+from bot.features.play.settings import setting
 from bot.features.play.tables import Played, Table
 from bot.features.play.ui.context import UiContext
-from bot.features.play.ui.panels import LANGUAGE, settings_view, strength_view, value_view
+from bot.features.play.ui.panels import settings_view, strength_view, value_view
 from bot.services.refusal import Refusal
-from bot.text import option_value, t
+from bot.text import t
 from bot.ui.interaction import (
     can_manage_server,
     defer_private,
@@ -38,12 +39,10 @@ class LobbyHandlers:
         variant: str | None,
         mode: str | None,
         options: dict[str, object],
-        *,
-        locale: str | None = None,
     ) -> None:
         """Open a table; what the host left out comes from the channel's or server's defaults
         (``/rummy-settings server``), and the server's preferred language is remembered for its public
-        messages unless the host or a default chose one (``locale``)."""
+        messages unless the host (``options["language"]``) or a default chose one."""
         await defer_private(interaction)
         await self.ui.remember_player(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -58,7 +57,7 @@ class LobbyHandlers:
             variant=variant,
             mode=mode,
             options=options,
-            locale=locale,
+            locale=None,
         )
         table = await self.ui.tables.open_table(
             interaction.guild_id,
@@ -193,7 +192,7 @@ class LobbyHandlers:
         locale = locale_of(interaction)
         await edit_panel(
             interaction,
-            t("lobby.settings_value", locale, option=t(f"option.{key}", locale)),
+            t("lobby.settings_value", locale, option=setting(key).label(locale)),
             view=value_view(table, key, locale, await self.ui.tables.public_locale(table)),
         )
 
@@ -202,13 +201,14 @@ class LobbyHandlers:
     ) -> None:
         await defer_update(interaction)
         locale = locale_of(interaction)
-        if key == LANGUAGE:
-            table = await self.ui.tables.set_language(table_id, interaction.user.id, value)
-            answer = t("lobby.language_set", locale, language=t(f"choice.language.{value}", locale))
-        else:
-            table = await self.ui.tables.set_option(table_id, interaction.user.id, key, value)
-            shown = option_value(key, value, locale)
-            answer = t("lobby.option_set", locale, option=t(f"option.{key}", locale), value=shown)
+        table = await self.ui.tables.set_option(table_id, interaction.user.id, key, value)
+        found = setting(key)
+        answer = t(
+            "lobby.option_set",
+            locale,
+            option=found.label(locale),
+            value=found.value_label(value, locale),
+        )
         await edit_panel(interaction, answer, view=None)
         await self.ui.committed(table, interaction.user.id, interaction=interaction)
 

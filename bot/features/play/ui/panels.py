@@ -5,6 +5,7 @@ the lobby's settings menus. Pure functions of a table; clicks are routed by :mod
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -12,14 +13,12 @@ import discord
 from bot.features.play.actions import Action
 from bot.features.play.seating import Mode
 from bot.features.play.selection import encode, encode_melds
+from bot.features.play.settings import TableSettings, Where, offered, setting
 from bot.features.play.tables import Table
-from bot.features.play.threads import THREAD_CHOICES, THREAD_KEY, shown_thread
-from bot.features.play.turn_timer import TIMER_CHOICES, TIMER_KEY, shown_timer
 from bot.features.play.ui.widgets import TableButton, TableSelect, component_view
-from bot.text import SUPPORTED_LOCALES, option_value, t
+from bot.text import t
 from bot.text.safe import LABEL_LIMIT, cut
-from rummy_engine import Card, End, Face, Meld, Phase, format_cards, option_spec, options_for
-from rummy_engine import shown_value as shown_option
+from rummy_engine import Card, End, Face, Meld, Phase, format_cards
 from rummy_engine.ai import Strength
 
 PRIMARY = discord.ButtonStyle.primary
@@ -305,45 +304,23 @@ def _meld_options(targets: Sequence[tuple[int, Meld]]) -> list[discord.SelectOpt
 # -- lobby settings -----------------------------------------------------------------------------
 
 
-#: The pseudo-option of the settings menu that chooses the table's language (not a rule).
-LANGUAGE = "language"
+def _current(table: Table, table_locale: str) -> TableSettings:
+    """The table's settings as the lobby shows them (its language as the table speaks)."""
+    return replace(table.settings, language=table_locale)
 
 
 def settings_view(table: Table, locale: str, table_locale: str) -> discord.ui.View:
-    """The host's menu of the options that matter for this table's variant, and its language."""
+    """The host's menu of the settings offered in the lobby that matter for this table's
+    variant (bot/features/play/settings.py), each with its current value."""
+    current = _current(table, table_locale)
     options = [
         discord.SelectOption(
-            label=cut(t(spec.label_key, locale), LABEL_LIMIT),
-            value=spec.key,
-            description=cut(
-                option_value(spec.key, shown_option(table.options, spec.key), locale), LABEL_LIMIT
-            ),
+            label=cut(found.label(locale), LABEL_LIMIT),
+            value=found.key,
+            description=cut(found.value_label(found.read(current), locale), LABEL_LIMIT),
         )
-        for spec in options_for(table.variant)
+        for found in offered(Where.LOBBY, table.variant)
     ]
-    options.insert(
-        0,
-        discord.SelectOption(
-            label=cut(t("option.turn_timer", locale), LABEL_LIMIT),
-            value=TIMER_KEY,
-            description=option_value(TIMER_KEY, shown_timer(table.turn_timer), locale),
-        ),
-    )
-    options.insert(
-        1,
-        discord.SelectOption(
-            label=cut(t(f"option.{THREAD_KEY}", locale), LABEL_LIMIT),
-            value=THREAD_KEY,
-            description=option_value(THREAD_KEY, shown_thread(table.wants_thread), locale),
-        ),
-    )
-    options.append(
-        discord.SelectOption(
-            label=t(f"option.{LANGUAGE}", locale),
-            value=LANGUAGE,
-            description=t(f"choice.language.{table_locale}", locale),
-        )
-    )
     return component_view(
         TableSelect(table.id, 0, Action.SET_OPTION, options, t("select.option", locale))
     )
@@ -366,38 +343,15 @@ def strength_view(table: Table, locale: str) -> discord.ui.View:
 
 
 def value_view(table: Table, key: str, locale: str, table_locale: str) -> discord.ui.View:
-    """The values of one option (or the languages), the current one selected."""
-    if key == LANGUAGE:
-        options = [
-            discord.SelectOption(
-                label=t(f"choice.language.{v}", locale), value=v, default=v == table_locale
-            )
-            for v in SUPPORTED_LOCALES
-        ]
-    elif key == THREAD_KEY:
-        current = shown_thread(table.wants_thread)
-        options = [
-            discord.SelectOption(
-                label=option_value(THREAD_KEY, v, locale), value=v, default=v == current
-            )
-            for v in THREAD_CHOICES
-        ]
-    elif key == TIMER_KEY:
-        current = shown_timer(table.turn_timer)
-        options = [
-            discord.SelectOption(
-                label=option_value(TIMER_KEY, v, locale), value=v, default=v == current
-            )
-            for v in TIMER_CHOICES
-        ]
-    else:
-        current = shown_option(table.options, key)
-        options = [
-            discord.SelectOption(
-                label=cut(option_value(key, v, locale), LABEL_LIMIT), value=v, default=v == current
-            )
-            for v in option_spec(key).choices
-        ]
+    """The values of one setting, the current one selected."""
+    found = setting(key)
+    current = found.read(_current(table, table_locale))
+    options = [
+        discord.SelectOption(
+            label=cut(found.value_label(v, locale), LABEL_LIMIT), value=v, default=v == current
+        )
+        for v in found.choices
+    ]
     return component_view(
         TableSelect(table.id, 0, Action.SET_VALUE, options, t("select.option", locale), arg=key)
     )
