@@ -130,11 +130,16 @@ _DECLARED: tuple[tuple[str, object, Declared], ...] = tuple(
 
 
 def _parse(name: str, how: Declared, value: object) -> Any:
-    if how.parse is not None:
-        return how.parse(value)
-    if str(value) not in how.choices:
-        raise Refusal("options.bad_value", key=name, value=value, allowed=", ".join(how.choices))
-    return str(value)
+    """The value of setting *name*; a parser's ValueError is refused here, naming the setting
+    and its choices, so a parser never spells the setting's name again."""
+    try:
+        if how.parse is not None:
+            return how.parse(value)
+        if str(value) in how.choices:
+            return str(value)
+    except ValueError:
+        pass
+    raise Refusal("options.bad_value", key=name, value=value, allowed=", ".join(how.choices))
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.services.refusal import Refusal
-
-THREAD_KEY = "thread"
 #: What the host can choose.
 THREAD_CHOICES: tuple[str, ...] = ("yes", "no")
 #: ``closed_reason`` of a table whose channel or thread was deleted (Discord 10003).
@@ -25,15 +22,13 @@ CHANNEL_GONE = "channel_gone"
 
 
 def parse_thread(value: Any) -> bool:
-    """Whether a choice asks for a thread; any other value is refused by name."""
+    """Whether a choice asks for a thread (ValueError for any other value)."""
     text = str(value).strip().lower()
     if text in ("yes", "true", "on", "1"):
         return True
     if text in ("no", "false", "off", "0", "none", ""):
         return False
-    raise Refusal(
-        "options.bad_value", key=THREAD_KEY, value=value, allowed=", ".join(THREAD_CHOICES)
-    )
+    raise ValueError(f"not a thread choice: {value!r}")
 
 
 def shown_thread(wanted: bool) -> str:

@@ -11,9 +11,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bot.services.refusal import Refusal
-
-TIMER_KEY = "turn_timer"
 #: What the host can choose: off, or minutes.
 TIMER_CHOICES: tuple[str, ...] = ("off", "1", "2", "5", "10", "30")
 #: Share of the turn after which the player is reminded privately.
@@ -23,13 +20,13 @@ ABSENT_AFTER = 3
 
 
 def parse_timer(value: Any) -> int:
-    """Minutes from a choice (``off`` = 0); any other value is refused by name."""
+    """Minutes from a choice (``off`` = 0; ValueError for any other value)."""
     text = str(value).strip().lower()
     if text in ("off", "0", "none"):
         return 0
     if text in TIMER_CHOICES:
         return int(text)
-    raise Refusal("options.bad_value", key=TIMER_KEY, value=value, allowed=", ".join(TIMER_CHOICES))
+    raise ValueError(f"not a turn timer choice: {value!r}")
 
 
 def shown_timer(minutes: int) -> str:
