@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Any
 
 import aiohttp
 import discord
@@ -35,6 +37,12 @@ NO_PINGS = discord.AllowedMentions.none()
 
 class TokenGone(Exception):
     """Discord no longer accepts the token (expired, or the interaction is unknown)."""
+
+
+class Unsure(Exception):
+    """A follow-up whose fate is unknown: Discord answered a 5xx, or the connection dropped,
+    after it may have made the message. A follow-up carries no nonce, so sending it again
+    could make a second one: the caller looks in the channel instead."""
 
 
 @dataclass(frozen=True)
@@ -84,14 +92,18 @@ class Courier:
     ) -> int:
         """Post a public follow-up; returns its message id."""
         fields = {"files": list(files)} if files else {}
-        with self._params(content, view, mentions, **fields) as params:
-            data = await self._call(
-                async_context.get().execute_webhook,
-                payload=params.payload,
-                multipart=params.multipart,
-                files=params.files,
-                wait=True,
-            )
+        try:
+            with self._params(content, view, mentions, **fields) as params:
+                data = await self._call(
+                    async_context.get().execute_webhook,
+                    payload=params.payload,
+                    multipart=params.multipart,
+                    files=params.files,
+                    wait=True,
+                    session=_SentOnce(self.session),
+                )
+        except (TimeoutError, discord.DiscordServerError, aiohttp.ClientError) as error:
+            raise Unsure(str(error)) from error
         return int(str(data["id"]))
 
     async def edit(
@@ -133,12 +145,12 @@ class Courier:
 
     async def _call(self, verb: object, *args: object, **fields: object) -> dict[str, object]:
         """One webhook call with this token; a token Discord refuses raises TokenGone."""
+        fields.setdefault("session", self.session)
         try:
             data = await verb(  # type: ignore[operator]
                 self.application_id,
                 self.token,
                 *args,
-                session=self.session,
                 proxy=self.proxy,
                 proxy_auth=self.proxy_auth,
                 **fields,
@@ -148,3 +160,36 @@ class Courier:
                 raise TokenGone(str(error)) from error
             raise
         return data if isinstance(data, dict) else {}
+
+
+class _SentOnce:
+    """The session a follow-up is posted through: a 5xx answer ends the call at once, where
+    discord.py's webhook adapter would send the same message again (a second table message
+    with live buttons when Discord had made the first). Only ``request`` is used."""
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self._session = session
+
+    def request(self, *args: Any, **kwargs: Any) -> _FailOn5xx:
+        return _FailOn5xx(self._session.request(*args, **kwargs))
+
+
+class _FailOn5xx:
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aenter__(self) -> aiohttp.ClientResponse:
+        response: aiohttp.ClientResponse = await self._inner.__aenter__()
+        if response.status >= 500:
+            text = await response.text()
+            await self._inner.__aexit__(None, None, None)
+            raise discord.DiscordServerError(response, text)
+        return response
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self._inner.__aexit__(kind, error, trace)

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.text import t
 from bot.text.safe import excerpt
-from bot.ui.interaction import locale_of, reply
+from bot.ui.interaction import DISCORD_FAILURES, locale_of, reply, was_saved
 from rummy_engine import RuleViolation
 
 log = logging.getLogger(__name__)
@@ -57,8 +57,10 @@ def refusal_sentence(error: RuleViolation, locale: str) -> str:
     return text
 
 
-def sentence(error: BaseException, locale: str, *, where: str = "") -> str:
-    """The private sentence for ``error``; an unexpected one is logged with a reference."""
+def sentence(error: BaseException, locale: str, *, where: str = "", saved: bool = False) -> str:
+    """The private sentence for ``error``; an unexpected one is logged with a reference.
+    ``saved``: what the player asked for was committed before the failure (answering it,
+    usually Discord failing), so the sentence must not say that nothing changed."""
     error = _unwrap(error)
     if isinstance(error, RuleViolation):
         return refusal_sentence(error, locale)
@@ -74,7 +76,7 @@ def sentence(error: BaseException, locale: str, *, where: str = "") -> str:
         return t("error.no_permission", locale, permissions=excerpt(error.text, PARAM_LIMIT))
     ref = secrets.token_hex(4)
     log.error("unexpected error ref=%s in %s", ref, where or "an interaction", exc_info=error)
-    return t("error.unexpected", locale, ref=ref)
+    return t("error.saved" if saved else "error.unexpected", locale, ref=ref)
 
 
 def _transformer_sentence(error: app_commands.TransformerError, locale: str) -> str:
@@ -97,8 +99,9 @@ def _where(interaction: discord.Interaction) -> str:
 
 async def answer(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``error`` privately, whether the interaction was deferred or not."""
-    text = sentence(error, locale_of(interaction), where=_where(interaction))
+    locale, where = locale_of(interaction), _where(interaction)
+    text = sentence(error, locale, where=where, saved=was_saved(interaction))
     try:
         await reply(interaction, text)
-    except discord.HTTPException:
+    except DISCORD_FAILURES:
         log.warning("could not answer an interaction with its error (%s)", _where(interaction))

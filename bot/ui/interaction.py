@@ -17,15 +17,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import discord
 from discord.enums import InteractionResponseType
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.text import normalise
 from bot.text.safe import fit
+
+log = logging.getLogger(__name__)
+
+#: What a call to Discord may end with besides its answer: an HTTP error, a connection
+#: dropped or refused, no answer in time.
+DISCORD_FAILURES: tuple[type[BaseException], ...] = (
+    discord.HTTPException,
+    aiohttp.ClientError,
+    TimeoutError,
+    OSError,
+)
+#: Discord's answer to a second acknowledgement of one interaction.
+ALREADY_ACKNOWLEDGED = 40060
 
 #: Private answers never ping anyone: a player is not notified about their own action.
 NO_PINGS = discord.AllowedMentions.none()
@@ -45,6 +60,8 @@ _LATE = "answer-deferral"
 _UPDATED = "answer-updated"
 #: Set once the interaction's first private answer is sent (not just "thinking…").
 _ANSWERED = "answer-sent"
+#: Set once what the interaction asked for is committed: a failure after that is no refusal.
+_SAVED = "change-saved"
 
 
 def locale_of(interaction: discord.Interaction) -> str:
@@ -94,20 +111,50 @@ async def defer_unless_answered(
     interaction.extras[_LATE] = late
 
 
+@contextlib.asynccontextmanager
+async def _acknowledging(
+    interaction: discord.Interaction, kind: InteractionResponseType
+) -> AsyncIterator[None]:
+    """The interaction's first answer, of ``kind``. Discord sometimes carries an answer out
+    and then fails it (a 5xx); discord.py sends it again and hears "already acknowledged":
+    the answer is there, and the handler goes on as if the first call had succeeded."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info("an interaction's answer failed after Discord had made it; going on")
+        interaction.response._response_type = kind
+
+
 async def defer_private(interaction: discord.Interaction) -> None:
     """Acknowledge with a private "thinking…" that the answer replaces."""
     async with _answering(interaction):
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            async with _acknowledging(
+                interaction, InteractionResponseType.deferred_channel_message
+            ):
+                await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def defer_update(interaction: discord.Interaction) -> None:
     """Acknowledge a click as an update of the message it came from (a private panel edited
     in place, or the table message, edited through the click)."""
     if not interaction.response.is_done():
-        await interaction.response.defer()
+        async with _acknowledging(interaction, InteractionResponseType.deferred_message_update):
+            await interaction.response.defer()
         if interaction.message is not None:
             interaction.extras[_UPDATED] = interaction.message.id
+
+
+def mark_saved(interaction: discord.Interaction) -> None:
+    """What the interaction asked for is committed: from now on a failure to answer it must
+    not say that nothing changed (see bot/ui/errors.py)."""
+    interaction.extras[_SAVED] = True
+
+
+def was_saved(interaction: discord.Interaction) -> bool:
+    return bool(interaction.extras.get(_SAVED))
 
 
 def updated_message(interaction: discord.Interaction) -> int | None:
@@ -147,6 +194,11 @@ async def _respond_privately(interaction: discord.Interaction, content: str, **f
     discord.py's own method (its webhook adapter, then marking the response done), so every
     test that answers a move covers it; a view still running (discord.py keeps it) goes
     through discord.py itself."""
+    async with _acknowledging(interaction, InteractionResponseType.channel_message):
+        await _send_privately(interaction, content, **fields)
+
+
+async def _send_privately(interaction: discord.Interaction, content: str, **fields: Any) -> None:
     view = fields.get("view")
     if view is not None and not view.is_finished():
         await interaction.response.send_message(

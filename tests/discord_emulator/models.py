@@ -271,9 +271,14 @@ class StoredMessage:
         """True while a deferred ("thinking") response has not been edited yet."""
         return bool(self.flags & FLAG_LOADING)
 
-    def custom_ids(self) -> list[str]:
-        """Every custom_id in the message's components (buttons, selects)."""
-        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+    def custom_ids(self, *, enabled_only: bool = False) -> list[str]:
+        """Every custom_id in the message's components (buttons, selects); with
+        ``enabled_only``, those a user could press."""
+        return [
+            c["custom_id"]
+            for c in walk_components(self.components)
+            if "custom_id" in c and not (enabled_only and c.get("disabled"))
+        ]
 
     def text(self) -> str:
         """Content plus embed text, for "does anything public mention X" assertions."""

@@ -36,6 +36,7 @@ import yarl
 from aiohttp import BodyPartReader, WSMsgType, hdrs, web
 
 from . import command_limits
+from .chaos import Chaos, Fault, Rule
 from .models import (
     ALL_PERMISSIONS,
     DM,
@@ -105,6 +106,8 @@ class RequestRecord:
     finished: float = 0.0
     #: A 429's scope: ``"global"`` (the token's global bucket) or ``"route"``; "" otherwise.
     limited: str = ""
+    #: The chaos fault this call met (``"500 carried out"``, ``"timeout"``…); "" otherwise.
+    fault: str = ""
 
 
 def _json_response(data: Any, status: int = 200) -> web.Response:
@@ -352,6 +355,9 @@ class DiscordEmulator:
         #: The check in force (set per connected bot, or by a test for a bot process of its
         #: own; a test that holds the bot behind on purpose lifts it and checks at the end).
         self.step_check: Any = None
+        #: Discord misbehaving on purpose (latency, 5xx, timeouts, 429s, expired tokens): see
+        #: ``chaos.py``. None: a perfect Discord.
+        self.chaos: Chaos | None = None
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -893,7 +899,16 @@ class DiscordEmulator:
         needs_auth = path.startswith(API_PREFIX) and not path.startswith(
             (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/", f"{API_PREFIX}/gateway")
         )
+        chaos = self.chaos
+        if chaos is not None:
+            delay = chaos.rest_delay()
+            if delay:
+                await asyncio.sleep(delay)
         started = time.monotonic()
+        if chaos is not None and path.startswith(API_PREFIX):
+            rule = chaos.pick(request.method, path[len(API_PREFIX) :], bot_token=needs_auth)
+            if rule is not None:
+                return await self._misbehave(request, handler, rule, started)
         over = self._over_global(started) if needs_auth else None
         if over is not None:
             return self._too_many(request, path, over, started, scope="global")
@@ -940,6 +955,44 @@ class DiscordEmulator:
                 )
             )
         return response
+
+    async def _misbehave(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+        rule: Rule,
+        started: float,
+    ) -> web.StreamResponse:
+        """Answer a call as the chaos ``rule`` says: carried out first if it says so (its own
+        answer thrown away), then a 5xx, a 429, an expired token, or no answer at all."""
+        path, fault = request.path, rule.fault
+        if fault is Fault.ROUTE_429:
+            return self._too_many(request, path, rule.retry_after, started)
+        if fault is Fault.GLOBAL_429:
+            return self._too_many(request, path, rule.retry_after, started, scope="global")
+        if rule.carried_out:
+            with contextlib.suppress(Exception):
+                await handler(request)
+        status = fault.status or 401
+        self.requests.append(
+            RequestRecord(
+                request.method,
+                path[len(API_PREFIX) :],
+                status,
+                started=started,
+                finished=time.monotonic(),
+                fault=f"{fault.value} carried out" if rule.carried_out else fault.value,
+            )
+        )
+        if fault is Fault.TIMEOUT:
+            await asyncio.sleep(rule.hang)
+            if request.transport is not None:
+                request.transport.abort()
+            raise asyncio.CancelledError  # the connection is gone: nothing to answer on
+        if fault is Fault.TOKEN_EXPIRED:
+            return _json_response({"message": "Invalid Webhook Token", "code": 50027}, 401)
+        body = {"message": f"{status}: emulated server error", "code": 0}
+        return _json_response(body, status)
 
     def _over_global(self, now: float) -> float | None:
         """Seconds until the global bucket has room (None: it has, and this request takes it).

@@ -123,10 +123,12 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
             assert bot.returncode == -signal.SIGKILL, f"killed at {when} {step}: {calls}"
             emu.request_hook = None
             emu.hook_webhooks = False
+            turn = f"<@{other.id}> to play: draw a card."
+            seen = [m for m in live(emu) if turn in m.content]
+            restarted_at = len(emu.requests)
 
             bot = start_bot(emu, db)
             await connected(emu, 2)
-            turn = f"<@{other.id}> to play: draw a card."
             await emu.wait_until(
                 lambda: any(turn in m.content for m in live(emu)), what="the healed table", timeout=20
             )
@@ -138,6 +140,11 @@ async def test_a_killed_process_heals_at_restart(tmp_path: Path, when: str, step
                 await asyncio.get_running_loop().run_in_executor(None, bot.wait, 20)
         (table_message,) = live(emu)
         assert turn in table_message.content
+        if seen:  # the table players were looking at stays: adopted, not posted again
+            assert table_message.id == seen[0].id, (when, step)
+        # what the killed process had deleted already is not deleted again (a 404 each)
+        gone = [f"{r.method} {r.path}" for r in emu.requests[restarted_at:] if r.status == 404]
+        assert not gone, (when, step, gone)
         dm = [m for m in emu.dm_messages(mover) if m.content.startswith("**Your hand**")][-1]
         assert "10 cards" in dm.content or "14 cards" in dm.content
         assert f" {card} " not in dm.content.replace("`", " ")

@@ -272,7 +272,6 @@ WORDS: dict[str, str] = {
     # answers to the actor
     "you.drew": "You drew {card}.",
     "you.took": "You took {card}.",
-    "you.done": "Done.",
     # round end
     "round.void": "Round {round} is void: the stock ran out and nobody pays.",
     "round.ended": "Round {round} is over.",
@@ -329,6 +328,7 @@ WORDS: dict[str, str] = {
     ),
     # errors
     "error.unexpected": "Something went wrong on our side; nothing was changed. Please try again. (Reference: {ref})",
+    "error.saved": "It is done and saved, but something went wrong on our side while answering you; the table in the channel shows it. (Reference: {ref})",
     "error.member_not_found": "I cannot find the member {value} in this server; choose someone from the list Discord offers.",
     "error.bad_option": "The value {value} does not fit the option {option}; choose one of the values Discord offers.",
     "error.no_permission": "I am missing a permission in this channel ({permissions}); ask a server admin to allow it.",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -17,6 +19,7 @@ from bot.features.stats.service import StatsService
 from bot.render.drawing import Drawer
 from bot.storage.base import MoveLog, PrefsStore
 from bot.text import normalise
+from bot.ui.interaction import mark_saved
 from bot.ui.loop_lag import LoopLag
 
 #: How many moves (typed or pressed) one bot process carries at once; the others wait their
@@ -78,6 +81,20 @@ class UiContext:
         prefs = await self.store.get_player_prefs(interaction.user.id)
         if prefs.locale != language:
             await self.store.set_player_prefs(replace(prefs, locale=language))
+
+    @contextlib.asynccontextmanager
+    async def saved(
+        self, interaction: discord.Interaction, change: Played | Table
+    ) -> AsyncIterator[None]:
+        """The block answers the player about ``change``, already committed; the change is
+        published whatever becomes of that answer (Discord may fail it), and a failure then
+        reaches the error path marked saved: the player is never told that nothing changed
+        while the channel shows it did."""
+        mark_saved(interaction)
+        try:
+            yield
+        finally:
+            await self.committed(change, interaction.user.id, interaction=interaction)
 
     async def committed(
         self,

@@ -70,8 +70,8 @@ class LobbyHandlers:
             locale=chosen.locale,
             inherited=chosen.inherited,
         )
-        await reply(interaction, t("lobby.opened", locale_of(interaction)))
-        await self.ui.committed(table, interaction.user.id, interaction=interaction)
+        async with self.ui.saved(interaction, table):
+            await reply(interaction, t("lobby.opened", locale_of(interaction)))
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
         """The final table's Play again: the next lobby, posted once (its message names the
@@ -80,8 +80,8 @@ class LobbyHandlers:
         await self.ui.remember_player(interaction)
         user = interaction.user
         table = await self.ui.tables.play_again(table_id, user.id, name=user.display_name)
-        await reply(interaction, t("again.opened", locale_of(interaction)))
-        await self.ui.committed(table, user.id, interaction=interaction)
+        async with self.ui.saved(interaction, table):
+            await reply(interaction, t("again.opened", locale_of(interaction)))
 
     async def seat(
         self,
@@ -127,8 +127,8 @@ class LobbyHandlers:
                 tid, user.id, can_manage_server=can_manage_server(interaction), lobby_only=lobby_only
             )
             answer = t("lobby.cancelled", locale)
-        await reply(interaction, answer)
-        await self.ui.committed(table, user.id, interaction=interaction)
+        async with self.ui.saved(interaction, table):
+            await reply(interaction, answer)
 
     async def ask_strength(self, interaction: discord.Interaction, table_id: int) -> None:
         """The Add computer button: the host picks the new seat's strength in a private select."""
@@ -152,8 +152,8 @@ class LobbyHandlers:
         table = await self.ui.tables.kick(
             tid, interaction.user.id, target.id, name=target.display_name
         )
-        await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
-        await self.ui.committed(table, interaction.user.id, interaction=interaction)
+        async with self.ui.saved(interaction, table):
+            await reply(interaction, t("lobby.kicked", locale_of(interaction), player=target.display_name))
 
     async def _leave(
         self, table_id: int, user_id: int, locale: str, *, lobby_only: bool = False
@@ -172,8 +172,8 @@ class LobbyHandlers:
         await self.ui.remember_player(interaction)
         tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.start(tid, interaction.user.id)
-        await reply(interaction, t("lobby.started", locale_of(interaction)))
-        await self.ui.committed(played, interaction.user.id, interaction=interaction)
+        async with self.ui.saved(interaction, played):
+            await reply(interaction, t("lobby.started", locale_of(interaction)))
 
     async def settings(self, interaction: discord.Interaction, table_id: int) -> None:
         await defer_private(interaction)
@@ -209,8 +209,8 @@ class LobbyHandlers:
             option=found.label(locale),
             value=found.value_label(value, locale),
         )
-        await edit_panel(interaction, answer, view=None)
-        await self.ui.committed(table, interaction.user.id, interaction=interaction)
+        async with self.ui.saved(interaction, table):
+            await edit_panel(interaction, answer, view=None)
 
     async def decide_absent(
         self, interaction: discord.Interaction, table_id: int, seat: int, choice: str
@@ -218,5 +218,5 @@ class LobbyHandlers:
         """The host's answer about a player who let the timer run out too often."""
         await defer_private(interaction)
         change = await self.ui.tables.decide_absent(table_id, seat, choice, interaction.user.id)
-        await reply(interaction, t(f"absent.{choice}_done", locale_of(interaction)))
-        await self.ui.committed(change, interaction.user.id, interaction=interaction)
+        async with self.ui.saved(interaction, change):
+            await reply(interaction, t(f"absent.{choice}_done", locale_of(interaction)))

@@ -22,12 +22,14 @@ from bot.services.refusal import Refusal
 from bot.storage import PlayerPrefs
 from bot.text import t
 from bot.ui.interaction import (
+    DISCORD_FAILURES,
     age_of,
     defer_private,
     defer_unless_answered,
     defer_update,
     edit_panel,
     locale_of,
+    mark_saved,
     reply,
 )
 from rummy_engine import Face, Meld, Rules, Variant, meld_targets
@@ -86,10 +88,17 @@ class PlayHandlers:
         except moves.Ask as ask:
             await self._ask(interaction, tid, ask, edit=in_panel)
             return
-        assert played.actor_seat is not None
-        picture = await self.show_panel(
-            interaction, played.table, played.actor_seat, (), edit=in_panel
-        )
+        seat = played.actor_seat
+        assert seat is not None
+        mark_saved(interaction)
+        try:
+            picture = await self.show_panel(interaction, played.table, seat, (), edit=in_panel)
+        except DISCORD_FAILURES:
+            # Discord failed the answer (a follow-up dropped, say): the move is stored, so the
+            # table shows it first, then the mover's hand is sent once more.
+            await self.ui.committed(played, interaction.user.id, interaction=interaction)
+            await self.show_panel(interaction, played.table, seat, (), edit=in_panel)
+            return
         # The mover's DM shows the same hand at the end of the turn: kept until it is edited.
         with self.ui.reconciler.pictures.pinned(picture):
             await self.ui.committed(played, interaction.user.id, interaction=interaction)
@@ -172,10 +181,12 @@ class PlayHandlers:
         return draft.picture
 
     async def next_round(self, interaction: discord.Interaction, table_id: int | None) -> None:
-        await defer_private(interaction)
+        """Next round, pressed on the table: the table itself shows the new deal (edited or
+        posted through the press), so the presser gets no private word of their own."""
+        await defer_update(interaction)
         tid = await self.ui.table_id(interaction, table_id)
         played = await self.ui.tables.next_round(tid, interaction.user.id)
-        await reply(interaction, t("you.done", locale_of(interaction)))
+        mark_saved(interaction)
         await self.ui.committed(played, interaction.user.id, interaction=interaction)
 
     # -- information ------------------------------------------------------------------------------

@@ -26,8 +26,9 @@ table is edited through its own token. A computer's move uses the newest token s
 Only when no token is at hand (a restart, a table nobody touched for 14 minutes) does the bot
 token edit, post or delete; a player's move at most costs it their hand DM at the turn's end.
 A follow-up carries no nonce, so the first pass of a table in a process (after a restart or a
-failure) reads the channel's last messages: a table message posted just before a crash and
-not recorded is deleted, a notice is adopted.
+failure) reads the channel's last messages: a table message or a notice posted just before a
+crash and not recorded is adopted. A follow-up Discord failed (a 5xx, a dropped connection)
+may have been made all the same: it is looked for in the same way before it is posted again.
 
 At that limit (a global 429, see bot/ui/global_limit.py) a pass leaves the hand DMs for later:
 the table message and the notice go out, the table stays marked unpublished, and one catch-up
@@ -86,7 +87,7 @@ from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards
 from bot.text import normalise, t
-from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone
+from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone, Unsure
 from bot.ui.global_limit import GlobalLimit
 from bot.ui.interaction import updated_message
 from bot.ui.pacer import later
@@ -620,24 +621,62 @@ class Reconciler:
         edited: list[MessageRef],
     ) -> None:
         """As a follow-up of ``courier`` while it lives, recorded with the pass's other
-        stamps (a follow-up has no nonce: a first pass after a crash sweeps one left
+        stamps (a follow-up has no nonce: a first pass after a crash adopts one left
         unrecorded, see :meth:`_recent`); else with the bot token, recorded at once."""
-        if courier is not None:
-            try:
-                files = await draft.files(self.pictures)
-                message_id = await courier.post(draft.content, view=draft.view, files=files)
-            except TokenGone:
-                pending.courier = None
-            else:
-                revision = table.record.revision
-                ref = MessageRef(table.id, TABLE, table.home, message_id, draft.stamp, revision)
-                edited.append(ref)
-                pending.table_by = (courier, message_id)
-                kept = self._kept(table.id)
-                if kept is not None:  # a pass tried again (an unarchived thread) edits it
-                    kept[TABLE] = ref
-                return
-        await self._post(table, TABLE, draft, self._channel(table))
+        shown = {ref.message_id for ref, _ in pending.stale}
+
+        def posted(message: discord.Message) -> bool:
+            return _table_buttons(message, table.id) and message.id not in shown
+
+        message_id = await self._follow_up(table, courier, pending, draft, found=posted)
+        if courier is None or message_id is None:
+            await self._post(table, TABLE, draft, self._channel(table))
+            return
+        revision = table.record.revision
+        ref = MessageRef(table.id, TABLE, table.home, message_id, draft.stamp, revision)
+        edited.append(ref)
+        pending.table_by = (courier, message_id)
+        kept = self._kept(table.id)
+        if kept is not None:  # a pass tried again (an unarchived thread) edits it
+            kept[TABLE] = ref
+
+    async def _follow_up(
+        self,
+        table: Table,
+        courier: Courier | None,
+        pending: _Pending,
+        draft: Draft,
+        *,
+        found: Callable[[discord.Message], bool],
+        mentions: discord.AllowedMentions = NO_PINGS,
+    ) -> int | None:
+        """Post ``draft`` as a public follow-up of ``courier``; its id. None: no courier, its
+        token is gone, or Discord failed the post and the channel does not show it (``found``
+        tells it among the channel's last messages), so the bot token posts it, with a nonce."""
+        if courier is None:
+            return None
+        try:
+            files = await draft.files(self.pictures)
+            return await courier.post(draft.content, view=draft.view, files=files, mentions=mentions)
+        except TokenGone:
+            pending.courier = None
+            return None
+        except Unsure as error:
+            log.info("table %s: a follow-up may have been made (%s); looking", table.id, error)
+            return await self._posted_anyway(table, found)
+
+    async def _posted_anyway(
+        self, table: Table, found: Callable[[discord.Message], bool]
+    ) -> int | None:
+        """The newest of the bot's last messages in the table's channel that ``found``
+        accepts (a follow-up Discord made though it failed the call), if any."""
+        me = self.client.user
+        try:
+            recent = [m async for m in self._channel(table).history(limit=LOOKBACK)]
+        except discord.HTTPException:
+            return None
+        mine = (m for m in recent if me is not None and m.author.id == me.id)
+        return next((m.id for m in mine if found(m)), None)
 
     async def _delete_stale(self, pending: _Pending) -> None:
         while pending.stale:
@@ -682,7 +721,9 @@ class Reconciler:
             return
         pending = how.pending
         if ref is not None:
-            await self._delete(ref, pending.notice_by)
+            # after a restart, one the crashed process deleted already is not deleted again
+            if how.recent is None or _may_exist(ref, how.recent):
+                await self._delete(ref, pending.notice_by)
             pending.notice_by = None
         if wanted is None:
             if ref is not None:
@@ -698,10 +739,14 @@ class Reconciler:
         if how.recent is not None and await self._adopt_notice(table, draft, how.recent):
             return
         courier = self._courier(table, pending)
-        message_id = None
-        if courier is not None:
-            with contextlib.suppress(TokenGone):  # the token is gone: the bot's own post
-                message_id = await courier.post(draft.content, mentions=pings)
+        message_id = await self._follow_up(
+            table,
+            courier,
+            pending,
+            draft,
+            mentions=pings,
+            found=lambda message: message.content == draft.content,
+        )
         if courier is None or message_id is None:
             await self._post(table, TURN, draft, self._channel(table), mentions=pings)
             return
@@ -724,8 +769,8 @@ class Reconciler:
     ) -> Sequence[discord.Message] | None:
         """A table's first pass in this process (after a restart or a failure) reads the
         channel's last messages: a table message posted as a follow-up just before a crash,
-        and not recorded, is deleted (the recorded one is brought up to date); a notice is
-        adopted (see :meth:`_adopt_notice`). None: nothing read (a closed table, or no Read
+        and not recorded, is adopted (see :meth:`_adopt_table`); so is a notice (see
+        :meth:`_adopt_notice`). None: nothing read (a closed table, or no Read
         Message History)."""
         if table.record.status in CLOSED_STATUSES:
             return None
@@ -736,12 +781,36 @@ class Reconciler:
             return None
         ref = refs.get(TABLE)
         shown = None if ref is None else ref.message_id
-        for message in recent:
-            mine = me is not None and message.author.id == me.id
-            if mine and message.id != shown and _table_buttons(message, table.id):
-                with contextlib.suppress(discord.NotFound):
-                    await message.delete()
+        strays = [
+            m
+            for m in recent
+            if me is not None and m.author.id == me.id and m.id != shown
+            if _table_buttons(m, table.id)
+        ]
+        if strays:
+            await self._adopt_table(table, ref, strays[0], recent)
+        for message in strays[1:]:
+            with contextlib.suppress(discord.NotFound):
+                await message.delete()
         return recent
+
+    async def _adopt_table(
+        self,
+        table: Table,
+        old: MessageRef | None,
+        newest: discord.Message,
+        recent: Sequence[discord.Message],
+    ) -> None:
+        """The newest table message of the bot not recorded (posted as a follow-up just
+        before a crash) is the one players look at: it becomes the table's message, brought
+        up to date by this pass, and the recorded one goes, unless the channel shows it is gone
+        already (the crashed process had deleted it)."""
+        adopted = MessageRef(table.id, TABLE, table.home, newest.id, "", table.record.revision)
+        await self._record(adopted)
+        if old is None or not _may_exist(old, recent):
+            return
+        with contextlib.suppress(discord.NotFound):
+            await self._message(old).delete()
 
     async def _adopt_notice(
         self, table: Table, draft: Draft, recent: Sequence[discord.Message]
@@ -1082,6 +1151,13 @@ def _by(posted: tuple[Courier, int] | None, ref: MessageRef) -> Courier | None:
     if posted is None or posted[1] != ref.message_id or not posted[0].live():
         return None
     return posted[0]
+
+
+def _may_exist(ref: MessageRef, recent: Sequence[discord.Message]) -> bool:
+    """Whether the message ``ref`` points at may still be in the channel, given its last
+    messages: among them, or older than all of a full window of them."""
+    ids = [m.id for m in recent]
+    return ref.message_id in ids or (len(ids) >= LOOKBACK and ref.message_id < min(ids))
 
 
 def _table_buttons(message: discord.Message, table_id: int) -> bool:

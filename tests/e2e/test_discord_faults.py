@@ -1,0 +1,143 @@
+"""Faults Discord really produces, each at an exact step of a move, through the loopback
+emulator's chaos plan (``tests/discord_emulator/chaos.py``) and the real discord.py client.
+
+Each test checks what players see afterwards with the suite's invariant (the channel shows the
+stored table, one turn notice naming the player to act, nothing private with public buttons),
+and what the mover was told: never that nothing happened when their move was stored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from bot.app import RummyBot
+from rummy_engine import Game, Phase
+from tests.discord.conftest import make_bot
+from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.chaos import Chaos, Fault
+from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
+from tests.discord_emulator.server import DiscordEmulator
+
+CALLBACK = "/interactions/*/callback"
+FOLLOW_UP = "/webhooks/*/*"
+
+
+def live_tables(emu: DiscordEmulator, table_id: int) -> list[StoredMessage]:
+    """Public messages with a live button of the table (its message, copies of it)."""
+    return [
+        m
+        for m in emu.public_messages()
+        if any(f":{table_id}:" in cid for cid in m.custom_ids(enabled_only=True))
+    ]
+
+
+def notices(emu: DiscordEmulator) -> list[StoredMessage]:
+    return [m for m in emu.public_messages() if m.content.startswith("🔔")]
+
+
+async def dealt(
+    emu: DiscordEmulator, bot: RummyBot, alice: EmuUser, bob: EmuUser, channel: EmuChannel
+) -> tuple[int, dict[int, EmuUser]]:
+    """A Rummy 51 table of Alice and Bob, dealt and published; its id and its seats' users."""
+    await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+    await (await emu.slash(bob, channel, "rummy join")).followups(1)
+    await (await emu.slash(alice, channel, "rummy start")).followups(1)
+    table = await bot.tables.in_channel(channel.guild_id, channel.id)
+    assert table is not None
+    await emu.wait_until(lambda: len(notices(emu)) == 1, what="the first deal published")
+    seats = {s.seat: {alice.id: alice, bob.id: bob}[s.user_id] for s in table.seats if s.user_id}
+    return table.id, seats
+
+
+def a_single_card(game: Game) -> str:
+    hand = Counter(c.text for c in game.hands[game.current])
+    return next(text for text, n in hand.items() if n == 1 and text != "JK")
+
+
+async def settled(emu: DiscordEmulator) -> None:
+    """The suite's invariant, now: the channel reaches the stored table (or the test fails)."""
+    assert emu.step_check is not None
+    await emu.step_check.check()
+
+
+async def test_a_callback_carried_out_but_answered_500_still_publishes_the_move(
+    tmp_path: Path,
+) -> None:
+    """Discord applies the typed move's answer but answers 500; discord.py sends it again and
+    hears 400 / 40060 (already acknowledged). The move was stored and answered: the table must
+    show the next player to act, and nobody is pinged twice."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            table_id, seats = await dealt(emu, bot, alice, bob, channel)
+            game = (await bot.tables.load(table_id)).require_game()
+            mover, other = seats[game.current], seats[1 - game.current]
+            emu.chaos = Chaos()
+            emu.chaos.add(Fault.E500, "POST", CALLBACK, times=1, carried_out=True)
+            handle = await emu.slash(mover, channel, "rummy discard", card=a_single_card(game))
+            answer = await handle.response()
+            assert answer is not None and "Your hand" in answer.content
+            await settled(emu)
+            assert emu.chaos.injected == Counter({"500 carried out": 1})
+            (notice,) = notices(emu)
+            assert f"<@{other.id}>" in notice.content
+            assert not emu.bot_errors
+
+
+async def test_a_follow_up_that_hangs_and_drops_still_publishes_and_shows_the_hand(
+    tmp_path: Path,
+) -> None:
+    """Draw pressed on the table: the private follow-up with the new hand hangs, then its
+    connection drops. The draw is stored: the table shows it, and the mover gets their hand
+    (sent once more), never a sentence saying nothing changed."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            table_id, seats = await dealt(emu, bot, alice, bob, channel)
+            game = (await bot.tables.load(table_id)).require_game()
+            first = seats[game.current]
+            await (await emu.slash(first, channel, "rummy discard", card=a_single_card(game))).answer()
+            await settled(emu)
+            game = (await bot.tables.load(table_id)).require_game()
+            assert game.phase is Phase.DRAW
+            drawer = seats[game.current]
+            (message,) = live_tables(emu, table_id)
+            draw = next(c for c in message.custom_ids(enabled_only=True) if c.endswith(":draw"))
+            emu.chaos = Chaos()
+            emu.chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=1, hang=0.3)
+            handle = await emu.click(drawer, message, draw)
+            (answer,) = await handle.followups(1, timeout=10)
+            assert answer.ephemeral and "Your hand" in answer.content, answer.content
+            assert emu.chaos.injected == Counter({"timeout": 1})
+            stored = (await bot.tables.load(table_id)).require_game()
+            assert stored.phase is Phase.PLAY and stored.current == game.current
+            await settled(emu)
+            assert all("Your hand" in m.content for m in emu.channel_messages(channel) if m.ephemeral and m.interaction_id == handle.id)
+            assert not emu.bot_errors
+
+
+async def test_a_follow_up_created_but_answered_504_leaves_one_live_table(
+    tmp_path: Path,
+) -> None:
+    """After a discard the table is posted anew as a follow-up; Discord creates it but answers
+    504, and a client that sent it again would leave two tables with live buttons. One table
+    message and one turn notice stay live."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            table_id, seats = await dealt(emu, bot, alice, bob, channel)
+            game = (await bot.tables.load(table_id)).require_game()
+            mover, other = seats[game.current], seats[1 - game.current]
+            emu.chaos = Chaos()
+            emu.chaos.add(Fault.E504, "POST", FOLLOW_UP, times=1, carried_out=True)
+            await (await emu.slash(mover, channel, "rummy discard", card=a_single_card(game))).answer()
+            await settled(emu)
+            assert emu.chaos.injected == Counter({"504 carried out": 1})
+            assert len(live_tables(emu, table_id)) == 1
+            (notice,) = notices(emu)
+            assert f"<@{other.id}>" in notice.content
+            assert not emu.bot_errors
