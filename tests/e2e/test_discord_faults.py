@@ -141,3 +141,28 @@ async def test_a_follow_up_created_but_answered_504_leaves_one_live_table(
             (notice,) = notices(emu)
             assert f"<@{other.id}>" in notice.content
             assert not emu.bot_errors
+
+
+async def test_an_answer_that_fails_twice_says_the_move_is_saved(tmp_path: Path) -> None:
+    """The hand's follow-up and its second try both drop: the table still shows the draw, and
+    the mover reads that it is saved, never that nothing changed."""
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            table_id, seats = await dealt(emu, bot, alice, bob, channel)
+            game = (await bot.tables.load(table_id)).require_game()
+            card = a_single_card(game)
+            await (await emu.slash(seats[game.current], channel, "rummy discard", card=card)).answer()
+            await settled(emu)
+            game = (await bot.tables.load(table_id)).require_game()
+            (message,) = live_tables(emu, table_id)
+            draw = next(c for c in message.custom_ids(enabled_only=True) if c.endswith(":draw"))
+            emu.chaos = Chaos()
+            emu.chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=2, hang=0.2)
+            handle = await emu.click(seats[game.current], message, draw)
+            (answer,) = await handle.followups(1, timeout=10)
+            assert answer.ephemeral and answer.content.startswith("It is done and saved"), answer
+            await settled(emu)
+            assert (await bot.tables.load(table_id)).require_game().phase is Phase.PLAY
+            emu.bot_errors.clear()  # the failure is logged with its reference, as it should be
