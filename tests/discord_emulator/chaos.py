@@ -46,6 +46,21 @@ class Fault(Enum):
         return int(self.value) if self.value.isdigit() else 0
 
 
+class GatewayFault(Enum):
+    """What Discord does to a gateway connection (``DiscordEmulator.gateway_fault``)."""
+
+    CLOSE_1000 = "close 1000"
+    CLOSE_1001 = "close 1001"
+    #: Unknown error: the session may resume.
+    CLOSE_4000 = "close 4000"
+    #: Session timed out: it may not resume, the client identifies again.
+    CLOSE_4009 = "close 4009"
+    #: The TCP connection dropped, no close frame.
+    DROP = "drop"
+    INVALID_RESUMABLE = "invalid session, resumable"
+    INVALID = "invalid session"
+
+
 #: The 5xx faults, for a plan that wants "any server error".
 SERVER_ERRORS = (Fault.E500, Fault.E502, Fault.E503, Fault.E504)
 

@@ -36,7 +36,7 @@ import yarl
 from aiohttp import BodyPartReader, WSMsgType, hdrs, web
 
 from . import command_limits
-from .chaos import Chaos, Fault, Rule
+from .chaos import Chaos, Fault, GatewayFault, Rule
 from .models import (
     ALL_PERMISSIONS,
     DM,
@@ -63,7 +63,9 @@ HEARTBEAT_INTERVAL_MS = 41_250
 
 # Gateway opcodes.
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY = 0, 1, 2
-OP_RESUME, OP_REQUEST_MEMBERS, OP_HELLO, OP_HEARTBEAT_ACK = 6, 8, 10, 11
+OP_RESUME, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 6, 8, 9, 10, 11
+#: How many dispatched events a session keeps for a RESUME.
+BACKLOG = 5000
 
 # Interaction + callback types.
 INTERACTION_APP_COMMAND, INTERACTION_COMPONENT, INTERACTION_AUTOCOMPLETE = 2, 3, 4
@@ -129,8 +131,14 @@ class _GatewayConnection:
         #: The intents the session identified with: which events Discord would send it.
         self.intents = 0
         self.session_id = secrets.token_hex(16)
+        self.transport: asyncio.BaseTransport | None = None
         #: (shard id, shard count) from IDENTIFY; an unsharded session is (0, 1).
         self.shard = (0, 1)
+        #: The session's dispatched events (seq, name, data), kept for a RESUME to replay
+        #: what a dropped connection missed, as Discord does.
+        self.backlog: deque[tuple[int, str | None, Any]] = deque(maxlen=BACKLOG)
+        #: Whether Discord would let this session resume once its connection is gone.
+        self.resumable = True
         self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
         self._zstd: Any = None
         if compress == "zstd-stream":
@@ -144,12 +152,24 @@ class _GatewayConnection:
             return shard == 0
         return (int(guild_id) >> 22) % count == shard
 
-    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+    def record(self, d: Any, t: str | None) -> int:
+        """The next sequence number, given to a dispatched event kept in the backlog."""
+        self.seq += 1
+        self.backlog.append((self.seq, t, d))
+        return self.seq
+
+    def resume_from(self, old: _GatewayConnection) -> None:
+        """Take over a dropped connection's session: its shard, intents, numbers, backlog."""
+        self.identified, self.session_id = True, old.session_id
+        self.intents, self.shard = old.intents, old.shard
+        self.seq, self.backlog = old.seq, old.backlog
+
+    async def send(
+        self, op: int, d: Any, t: str | None = None, *, seq: int | None = None
+    ) -> None:
         async with self._lock:
-            seq: int | None = None
-            if op == OP_DISPATCH:
-                self.seq += 1
-                seq = self.seq
+            if op == OP_DISPATCH and seq is None:
+                seq = self.record(d, t)
             raw = json.dumps({"op": op, "d": d, "s": seq, "t": t}).encode()
             if self.ws.closed:
                 return
@@ -324,6 +344,13 @@ class DiscordEmulator:
         #: Query string of each gateway connection, e.g. ``{"v": "10", "compress": "zlib-stream"}``.
         self.gateway_queries: list[dict[str, str]] = []
         self._connections: list[_GatewayConnection] = []
+        #: Sessions whose connection is gone and that may resume, by session id.
+        self._detached: dict[str, _GatewayConnection] = {}
+        #: Events dispatched while no session could ever receive them (chaos runs only).
+        self.undelivered: list[tuple[str, Any]] = []
+        self._echoes: set[asyncio.Task[None]] = set()
+        #: Sessions resumed (a RESUME accepted, its missed events replayed).
+        self.resumes = 0
         #: What ``GET /gateway/bot`` recommends; sessions may identify with any shard count.
         self.recommended_shards = 1
         #: Called around every bot-token REST call with ("before" | "after", method, path), e.g.
@@ -413,12 +440,15 @@ class DiscordEmulator:
         token: str | None = None,
         ready_timeout: float = 5.0,
         guild_ready_timeout: float = 0.05,
+        reconnect: bool = False,
     ) -> AsyncIterator[discord.Client]:
         """Log ``bot`` in, connect it in a task, wait for ``on_ready``; close it cleanly on exit.
 
         ``token`` defaults to the emulator's token (pass another to test a 401 LoginFailure).
         ``guild_ready_timeout`` shortens discord.py's fixed wait after the last
-        GUILD_CREATE (2 s by default) -- otherwise every test would pay it.
+        GUILD_CREATE (2 s by default) -- otherwise every test would pay it. ``reconnect``:
+        the client comes back after a gateway fault, as a real bot does (off: a test that
+        does not expect one fails at once).
         On exit, emulator handler crashes, ERRORs logged by discord.py and (if ``strict``)
         unknown routes fail the test.
         """
@@ -432,7 +462,9 @@ class DiscordEmulator:
         ready: asyncio.Task[None] | None = None
         try:
             await bot.login(self.token if token is None else token)
-            task = asyncio.create_task(bot.connect(reconnect=False), name="emulated-bot-connect")
+            task = asyncio.create_task(
+                bot.connect(reconnect=reconnect), name="emulated-bot-connect"
+            )
             ready = asyncio.create_task(bot.wait_until_ready())
             done, _ = await asyncio.wait(
                 {task, ready}, timeout=ready_timeout, return_when="FIRST_COMPLETED"
@@ -747,11 +779,42 @@ class DiscordEmulator:
         messages to shard 0)."""
         self.gateway_events.append((event, data))
         guild = data.get("guild_id") if isinstance(data, dict) else None
+        await self._gateway_latency()
         live = [c for c in self._connections if c.identified and c.serves(guild)]
-        if not live:
-            raise AssertionError(f"no identified gateway session to dispatch {event} to")
+        waiting = [c for c in self._detached.values() if c.serves(guild)]
+        for conn in waiting:  # replayed when it resumes
+            conn.record(data, event)
+        if not live and not waiting:
+            if self.chaos is None:
+                raise AssertionError(f"no identified gateway session to dispatch {event} to")
+            self.undelivered.append((event, data))
         for conn in live:
             await conn.send(OP_DISPATCH, data, event)
+
+    async def _gateway_latency(self) -> None:
+        delay = self.chaos.gateway_delay() if self.chaos is not None else 0.0
+        if delay:
+            await asyncio.sleep(delay)
+
+    # ------------------------------------------------------------------ gateway faults
+
+    async def gateway_fault(self, fault: GatewayFault) -> int:
+        """Do to every live gateway connection what Discord sometimes does; how many."""
+        conns = [c for c in self._connections if c.identified]
+        for conn in conns:
+            if self.chaos is not None:
+                self.chaos.injected[f"gateway {fault.value}"] += 1
+            if fault is GatewayFault.DROP:
+                transport = conn.transport
+                if transport is not None:
+                    transport.abort()
+            elif fault in (GatewayFault.INVALID_RESUMABLE, GatewayFault.INVALID):
+                conn.resumable = fault is GatewayFault.INVALID_RESUMABLE
+                await conn.send(OP_INVALID_SESSION, conn.resumable)
+            else:
+                conn.resumable = fault is not GatewayFault.CLOSE_4009
+                await conn.ws.close(code=int(fault.value.removeprefix("close ")))
+        return len(conns)
 
     def _component(
         self, message: StoredMessage, custom_id: str, types: tuple[int, ...]
@@ -1669,6 +1732,18 @@ class DiscordEmulator:
         if not self.dispatch_message_events:
             return
         wanted = INTENT_GUILD_MESSAGES if data.get("guild_id") else INTENT_DIRECT_MESSAGES
+        if self.chaos is not None and self.chaos.gateway.fixed + self.chaos.gateway.jitter:
+            task = asyncio.create_task(self._echo_later(event, data, wanted))
+            self._echoes.add(task)
+            task.add_done_callback(self._echoes.discard)
+            return
+        await self._echo(event, data, wanted)
+
+    async def _echo_later(self, event: str, data: dict[str, Any], wanted: int) -> None:
+        await self._gateway_latency()
+        await self._echo(event, data, wanted)
+
+    async def _echo(self, event: str, data: dict[str, Any], wanted: int) -> None:
         for conn in self._connections:
             if conn.identified and conn.intents & wanted and conn.serves(data.get("guild_id")):
                 self.gateway_events.append((event, data))
@@ -1724,6 +1799,7 @@ class DiscordEmulator:
             return ws
         self.gateway_queries.append(dict(request.query))
         conn = _GatewayConnection(ws, request.query.get("compress"))
+        conn.transport = request.transport
         self._connections.append(conn)
         try:
             await conn.send(OP_HELLO, {"heartbeat_interval": HEARTBEAT_INTERVAL_MS})
@@ -1736,8 +1812,27 @@ class DiscordEmulator:
             log.exception("gateway handler crashed")
         finally:
             self._connections.remove(conn)
+            if conn.identified and conn.resumable:
+                self._detached[conn.session_id] = conn
             self._notify()
         return ws
+
+    async def _resume(self, conn: _GatewayConnection, d: Any) -> None:
+        """RESUME as Discord does it: a session still known gets the events it missed since
+        its last sequence number, then RESUMED; any other is told to identify again
+        (INVALID_SESSION, not resumable)."""
+        old = self._detached.pop(str(d.get("session_id")), None) if isinstance(d, dict) else None
+        if old is None or not _resume_payload_ok(d, self.token):
+            await conn.send(OP_INVALID_SESSION, False)
+            return
+        conn.resume_from(old)
+        seen = int(d.get("seq") or 0)
+        for seq, event, data in list(conn.backlog):
+            if seq > seen:
+                await conn.send(OP_DISPATCH, data, event, seq=seq)
+        await conn.send(OP_DISPATCH, {}, "RESUMED")
+        self.resumes += 1
+        self._notify()
 
     async def _on_gateway_message(self, conn: _GatewayConnection, msg: dict[str, Any]) -> None:
         op: Any = msg.get("op")
@@ -1750,6 +1845,7 @@ class DiscordEmulator:
                 return
             self.identify_payloads.append(d)
             conn.identified = True
+            self._detached.pop(conn.session_id, None)
             conn.intents = int(d.get("intents") or 0)
             if "shard" in d:
                 conn.shard = (int(d["shard"][0]), int(d["shard"][1]))
@@ -1774,12 +1870,7 @@ class DiscordEmulator:
                 await conn.send(OP_DISPATCH, self._guild_payload(guild), "GUILD_CREATE")
             self._notify()
         elif op == OP_RESUME:
-            # Minimal: accept the resume, replay nothing (the emulator keeps no backlog).
-            conn.identified = True
-            conn.session_id = d.get("session_id") or conn.session_id
-            conn.seq = int(d.get("seq") or 0)
-            await conn.send(OP_DISPATCH, {}, "RESUMED")
-            self._notify()
+            await self._resume(conn, d)
         elif op == OP_REQUEST_MEMBERS:
             requested = self.guilds.get(int(d["guild_id"]))
             members = (
@@ -1798,6 +1889,10 @@ class DiscordEmulator:
             await conn.send(OP_DISPATCH, chunk, "GUILD_MEMBERS_CHUNK")
         else:
             log.debug("gateway: ignoring op %s", op)
+
+
+def _resume_payload_ok(d: Any, token: str) -> bool:
+    return isinstance(d, dict) and d.get("token") == token and bool(d.get("session_id"))
 
 
 def _infer_type(value: Any) -> int:

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
-from tests.discord_emulator.chaos import Chaos, Fault, Latency
+from tests.discord_emulator.chaos import Chaos, Fault, GatewayFault, Latency
+
+#: The faults after which Discord lets the session resume (the others identify again).
+RESUMABLE = {
+    GatewayFault.CLOSE_1000,
+    GatewayFault.CLOSE_1001,
+    GatewayFault.CLOSE_4000,
+    GatewayFault.DROP,
+    GatewayFault.INVALID_RESUMABLE,
+}
 
 
 def test_latency_stays_within_its_jitter_and_never_below_zero() -> None:
@@ -75,3 +86,33 @@ async def test_a_timeout_hangs_then_drops_the_connection() -> None:
                 assert again.status == 200
         assert emu.chaos.injected == Counter({"timeout": 1})
         assert [m.content for m in emu.channel_messages(channel)] == ["y"]
+
+
+@pytest.mark.parametrize("fault", list(GatewayFault))
+async def test_the_bot_comes_back_after_each_gateway_fault_and_misses_nothing_resumable(
+    tmp_path: Path, fault: GatewayFault
+) -> None:
+    """After each fault discord.py reconnects (resuming when Discord lets it); a command
+    typed while the connection was down is delivered on resume, as Discord replays it."""
+    async with emulated_discord() as emu:
+        alice, _, channel = emu.two_players()
+        emu.chaos = Chaos(gateway=Latency(0.02, 0.01))
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot, reconnect=True):
+            identified = len(emu.identify_payloads)
+            assert await emu.gateway_fault(fault) == 1
+            resumable = fault in RESUMABLE
+            if resumable:
+                await emu.wait_until(lambda: not emu._connections, what="the drop")
+                handle = await emu.slash(alice, channel, "rummy-learn rules")
+                await emu.wait_until(lambda: emu.resumes == 1, what="the resume", timeout=20)
+            else:
+                await emu.wait_until(
+                    lambda: len(emu.identify_payloads) > identified, what="IDENTIFY", timeout=20
+                )
+                await emu.wait_until(lambda: bot.is_ready(), what="READY again")
+                handle = await emu.slash(alice, channel, "rummy-learn rules")
+            answer = await handle.answer(timeout=15)
+            assert answer.ephemeral and "51" in answer.content
+            assert emu.chaos.injected == Counter({f"gateway {fault.value}": 1})
+            assert emu.resumes == (1 if resumable else 0)
