@@ -13,8 +13,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from bot.storage import Store, TableRecord, make_store
 from rummy_engine import Game
 from tests.discord_emulator import emulated_discord
@@ -120,8 +118,8 @@ async def test_two_shard_processes_share_one_database(
             next_here = await current(store, here, seats_here)
             await asyncio.get_running_loop().run_in_executor(None, bots[0].wait, 20)
             await emu.wait_until(lambda: identified_live(emu) == {1}, what="shard 0's socket gone")
-            with pytest.raises(AssertionError, match="no identified gateway session"):
-                await emu.slash(alice, here, "rummy hand")
+            # Discord keeps it for shard 0's session, which never resumes: nobody answers it
+            lost = await emu.slash(alice, here, "rummy hand")
             for _ in range(2):  # the other server plays on: a draw and a discard
                 await (
                     await emu.slash(await current(store, there, seats_there), there, "rummy draw")
@@ -138,6 +136,7 @@ async def test_two_shard_processes_share_one_database(
                 timeout=20,
             )
             watch.behind.clear()
+            assert lost.response_type is None, "the restarted process identified anew"
             await (
                 await emu.slash(await current(store, here, seats_here), here, "rummy draw")
             ).answer()
