@@ -336,6 +336,7 @@ class RummyBot(commands.Bot):
             if not self._store_closed:
                 self._store_closed = True
                 await self.store.close()
+            _log_tasks_left()
 
     async def serve(self, token: str) -> None:
         """Log in, connect, and run until SIGINT/SIGTERM; then shut down gracefully.
@@ -393,3 +394,11 @@ def make_bot(settings: Settings, store: Store, **options: Any) -> RummyBot:
     """The bot for these settings: sharded when ``RUMMY_SHARD_COUNT`` is set."""
     cls = RummyBot if settings.shards is None else ShardedRummyBot
     return cls(settings, store, **options)
+
+
+def _log_tasks_left() -> None:
+    """Every task the bot started should be over once it is closed: say so, or name those
+    that are not (a leak shows up in the operator's log and in benchmarks/bench_chaos.py)."""
+    current = asyncio.current_task()
+    left = sorted(t.get_name() for t in asyncio.all_tasks() if t is not current and not t.done())
+    log.info("closed with %d task(s) still running%s", len(left), f": {left}" if left else "")

@@ -106,7 +106,8 @@ class Chaos:
     #: arrive in another order than they happened).
     gateway: Latency = Latency()
     rules: list[Rule] = field(default_factory=list)
-    #: What was injected, by kind (``"500"``, ``"500 carried out"``, ``"timeout"``…).
+    #: What was injected, by kind (``"500"``, ``"timeout"``…); whether Discord carried a
+    #: call out first is on the emulator's record of it (``RequestRecord.fault``).
     injected: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -133,7 +134,7 @@ class Chaos:
                 rule.times -= 1
             elif not (rule.share and self.rng.random() < rule.share):
                 continue
-            self.injected[_kind(rule)] += 1
+            self.injected[rule.fault.value] += 1
             return rule
         return None
 
@@ -144,7 +145,3 @@ def _applies(fault: Fault, path: str, bot_token: bool) -> bool:
     if fault is Fault.TOKEN_EXPIRED:
         return path.startswith("/webhooks/")
     return True
-
-
-def _kind(rule: Rule) -> str:
-    return f"{rule.fault.value} carried out" if rule.carried_out else rule.fault.value

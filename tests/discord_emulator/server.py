@@ -998,8 +998,8 @@ class DiscordEmulator:
                 hook("after", request.method, path[len(API_PREFIX) :])
         except EmulatorHTTPError as exc:
             response = _json_response({"message": exc.message, "code": exc.code}, exc.status)
-        except web.HTTPException:
-            raise
+        except (web.HTTPException, ConnectionResetError):
+            raise  # (the latter: the client went away mid-request, a bot killed say)
         except Exception:
             # 400, not 500: discord.py retries 5xx with multi-second sleeps.
             self.errors.append(f"{request.method} {path}\n{traceback.format_exc()}")
@@ -1033,9 +1033,10 @@ class DiscordEmulator:
             return self._too_many(request, path, rule.retry_after, started)
         if fault is Fault.GLOBAL_429:
             return self._too_many(request, path, rule.retry_after, started, scope="global")
+        carried_out = False
         if rule.carried_out:
             with contextlib.suppress(Exception):
-                await handler(request)
+                carried_out = (await handler(request)).status < 300
         status = fault.status or 401
         self.requests.append(
             RequestRecord(
@@ -1044,7 +1045,7 @@ class DiscordEmulator:
                 status,
                 started=started,
                 finished=time.monotonic(),
-                fault=f"{fault.value} carried out" if rule.carried_out else fault.value,
+                fault=f"{fault.value} carried out" if carried_out else fault.value,
             )
         )
         if fault is Fault.TIMEOUT:

@@ -89,7 +89,7 @@ from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shar
 from bot.text import normalise, t
 from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone, Unsure
 from bot.ui.global_limit import GlobalLimit
-from bot.ui.interaction import updated_message
+from bot.ui.interaction import DISCORD_FAILURES, updated_message
 from bot.ui.pacer import later
 from rummy_engine import Event, Phase
 
@@ -340,7 +340,7 @@ class Reconciler:
                     table = await self._recover(table, step, error)
         except ShuttingDown:
             return False
-        except (discord.HTTPException, OSError) as error:
+        except DISCORD_FAILURES as error:
             pending.refs = None
             if self._gave_up_at_limit(error):
                 self._postpone(tid, self._behind)  # not Discord failing: its budget, spent
@@ -424,7 +424,7 @@ class Reconciler:
         notice = _Notice(step.actor_id, pending, recent)
         try:
             published = await self._in_play(table, refs, edited, locale, shown, notice)
-        except (discord.HTTPException, OSError):
+        except DISCORD_FAILURES:
             # what went out is recorded: a table message or a notice posted as a follow-up
             # would be left in the channel if the next pass found another one
             await self.store.mark_published(table.id, 0, edited)
@@ -964,7 +964,7 @@ class Reconciler:
             await self._to_dm(prefs, lambda dm: dm.send(text, allowed_mentions=NO_PINGS))
         except discord.Forbidden:
             log.info("table %s: reminder not sent, seat %s has DMs closed", table.id, seat)
-        except (discord.HTTPException, OSError) as error:
+        except DISCORD_FAILURES as error:
             log.warning("table %s: reminder to seat %s failed (%s)", table.id, seat, error)
 
     # -- Discord calls --------------------------------------------------------------------------
