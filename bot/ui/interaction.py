@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 #: What a call to Discord may end with besides its answer: an HTTP error, a connection
 #: dropped or refused, no answer in time.
-DISCORD_FAILURES: tuple[type[BaseException], ...] = (
+DISCORD_FAILURES: tuple[type[Exception], ...] = (
     discord.HTTPException,
     aiohttp.ClientError,
     TimeoutError,
