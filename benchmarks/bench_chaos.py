@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_load, when loaded by path
 
 from bench_load import bot_log, total_rss
 

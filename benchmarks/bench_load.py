@@ -17,6 +17,7 @@ then the REST calls per move, bot-token calls apart from interaction-token calls
     .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30
     .venv/bin/python benchmarks/bench_load.py --tables 10 --pace 0 --seconds 20 --replays
     .venv/bin/python benchmarks/bench_load.py --tables 100 --pace 0 --seconds 20 --global-limit 50 --settle 15
+    .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 0 --seconds 30 --latency 0.08 --jitter 0.04
 
 ``--replays`` adds a table of two computers (its host sits out) played to the end of its first
 round before the window (then closed), and a spectator who asks for that round's replay again and again
@@ -59,6 +60,7 @@ from bot.features.play.presenter import hand_lines
 from bot.storage import Store, make_store
 from rummy_engine import Game, Phase
 from tests.discord_emulator import emulated_discord
+from tests.discord_emulator.chaos import Chaos, Latency
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator, RequestRecord
@@ -583,6 +585,9 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             pids = [b.pid for b in bots]
             before = rss_line("RSS before the load (tables open)", pids)
             emu.global_limit = args.global_limit  # the tables are opened apart from the load
+            if args.latency:  # Discord's own delay on every call and event, from now on
+                gateway = Latency(args.latency / 2, args.jitter / 2)
+                emu.chaos = Chaos(rest=Latency(args.latency, args.jitter), gateway=gateway)
             run = Run(started=time.monotonic())
             (bot0, drawing0), own0 = bots_cpu(pids), cpu_seconds(os.getpid())
             until = run.until = run.started + args.seconds
@@ -631,6 +636,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile", type=Path, help="write the bot's cProfile stats here")
     parser.add_argument("--processes", type=int, default=1, help="bot processes, one shard each")
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--latency", type=float, default=0.0,
+        help="seconds Discord takes to answer each call during the window (half as much for a "
+        "gateway event), as real Discord does rather than loopback's microseconds",
+    )
+    parser.add_argument("--jitter", type=float, default=0.0, help="± seconds on --latency")
     parser.add_argument(
         "--replays", action="store_true", help="draw replays, one after another, beside the moves"
     )

@@ -173,14 +173,16 @@ class _GatewayConnection:
             raw = json.dumps({"op": op, "d": d, "s": seq, "t": t}).encode()
             if self.ws.closed:
                 return
-            if self._zlib is not None:
-                await self.ws.send_bytes(
-                    self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-                )
-            elif self._zstd is not None:
-                await self.ws.send_bytes(self._zstd(raw))
-            else:
-                await self.ws.send_str(raw.decode())
+            with contextlib.suppress(ConnectionResetError):  # dropped: kept for a RESUME
+                await self._write(raw)
+
+    async def _write(self, raw: bytes) -> None:
+        if self._zlib is not None:
+            await self.ws.send_bytes(self._zlib.compress(raw) + self._zlib.flush(zlib.Z_SYNC_FLUSH))
+        elif self._zstd is not None:
+            await self.ws.send_bytes(self._zstd(raw))
+        else:
+            await self.ws.send_str(raw.decode())
 
 
 def _make_zstd_stream() -> Callable[[bytes], bytes]:
@@ -998,8 +1000,10 @@ class DiscordEmulator:
                 hook("after", request.method, path[len(API_PREFIX) :])
         except EmulatorHTTPError as exc:
             response = _json_response({"message": exc.message, "code": exc.code}, exc.status)
-        except (web.HTTPException, ConnectionResetError):
-            raise  # (the latter: the client went away mid-request, a bot killed say)
+        except web.HTTPException:
+            raise
+        except ConnectionResetError:  # the client went away mid-request (a bot killed)
+            return web.Response(status=400)
         except Exception:
             # 400, not 500: discord.py retries 5xx with multi-second sleeps.
             self.errors.append(f"{request.method} {path}\n{traceback.format_exc()}")

@@ -178,8 +178,9 @@ SMALL = {
 }
 #: Scripts without a size to make small: what runs instead of the documented arguments.
 SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"]}
-#: Scripts that only run at full size (about 10 s of CPU each): loaded, not timed.
-LOADED_ONLY = ("bench_render.py", "bench_solver.py")
+#: Scripts that only run at full size (about 10 s of CPU each): loaded, not timed; the chaos
+#: benchmark's short run is a test of its own (tests/e2e/test_chaos_short.py).
+LOADED_ONLY = ("bench_render.py", "bench_solver.py", "bench_chaos.py")
 
 
 def shrink(line: str, tmp: Path) -> str:
