@@ -65,6 +65,7 @@ from tests.helpers.invariants import Watch, emulator_messages
 KINDS = ("1v1", "2v2", "basic", "computer")
 TOKEN = re.compile(r"/(?:webhooks/\d+|interactions/\d+)/([\w-]+)")
 HAND = "**Your hand**"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SAVED = "It is done and saved"
 
 
@@ -142,6 +143,16 @@ class Bot:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(20)
+
+    def errors(self) -> Counter[str]:
+        """The ERROR lines of every process's log, by their first words (a bug shows here
+        before players see it: a task that died, a pass that failed unexpectedly)."""
+        found: Counter[str] = Counter()
+        for start in range(self.starts):
+            for line in bot_log(self.home, start).read_text(errors="replace").splitlines():
+                if " ERROR " in ANSI.sub("", line):
+                    found[" ".join(ANSI.sub("", line).split()[3:8])] += 1
+        return found
 
     async def stop(self) -> str:
         """SIGTERM, and the bot's own word on the tasks it left running."""
@@ -376,7 +387,7 @@ def faults_of(emu: DiscordEmulator, moves: Sequence[Move]) -> dict[str, list[Mov
 async def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     home = Path(tempfile.mkdtemp(prefix="rummy-chaos-"))
-    server = postgres.start(home / "pg", durable=True) if args.store == "postgres" else None
+    server = postgres.start(durable=True) if args.store == "postgres" else None
     db_target: Path | str = server.tcp_dsn if server is not None else home / "rummy.db"
     async with emulated_discord() as emu:
         emu.watcher = None
@@ -417,6 +428,7 @@ async def run(args: argparse.Namespace) -> int:
             met = faults_of(emu, moves)
             dupes = await duplicates(emu, db, tables)
             tasks = await bot.stop()
+            errors = bot.errors()
         finally:
             await db.close()
             if bot.process is not None and bot.process.poll() is None:
@@ -426,6 +438,7 @@ async def run(args: argparse.Namespace) -> int:
     print(f"the bot's logs: {home}/bot-*.log")
     print_report(args, done, injected, moves, lost, diverged, behind, late_up, late_down, late_away,
                  met, dupes, tasks, rss_start, rss_end, time.monotonic() - started)
+    print("errors in the bot's log:", ", ".join(f"{k!r} {n}" for k, n in errors.items()) or "none")
     # late acknowledgements are timing, reported and not judged here: a loaded machine's
     bad = len(lost) + len(diverged) + behind + sum(dupes.values()) + (tasks != "0")
     return 1 if bad else 0

@@ -75,7 +75,11 @@ def sentence(error: BaseException, locale: str, *, where: str = "", saved: bool 
     if isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
         return t("error.no_permission", locale, permissions=excerpt(error.text, PARAM_LIMIT))
     ref = secrets.token_hex(4)
-    log.error("unexpected error ref=%s in %s", ref, where or "an interaction", exc_info=error)
+    if saved and isinstance(error, DISCORD_FAILURES):
+        # Discord failing the answer to what is stored: its weather, not our bug
+        log.warning("ref=%s in %s: Discord failed the answer (%s)", ref, where, error)
+    else:
+        log.error("unexpected error ref=%s in %s", ref, where or "an interaction", exc_info=error)
     return t("error.saved" if saved else "error.unexpected", locale, ref=ref)
 
 

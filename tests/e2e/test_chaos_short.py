@@ -2,7 +2,7 @@
 tables (1v1, 2v2, Basic, against a computer) for half a minute while Discord fails calls at a
 high rate, the gateway drops, and the bot process is killed once. Nothing acknowledged may be
 lost, every channel must show its stored table, no hand DM may be behind, nothing may be shown
-twice, and the bot must stop with no task left running. (Late acknowledgements are timing: the
+twice, the bot must stop with no task left running, and its log must hold no ERROR. (Late acknowledgements are timing: the
 benchmark reports them, the test does not judge them.)"""
 
 from __future__ import annotations
@@ -31,3 +31,4 @@ def test_a_short_chaos_run_loses_nothing() -> None:
     assert acked and int(acked.group(1)) >= 10 and acked.group(2) == "0", report
     assert "does not show the stored table: 0" in report, report
     assert "behind their stored hand once settled: 0" in report, report
+    assert "errors in the bot's log: none" in report, report

@@ -91,7 +91,8 @@ class Server:
         """Restart the server (fast shutdown: every connection is cut), as an operator's
         restart or a crash-and-recover does; the same data and address afterwards."""
         _run(self.user, [str(find_bindir() / "pg_ctl"), "restart", "-D",
-                         str(self.folder / "data"), "-m", "fast", "-w", "-t", "60"])
+                         str(self.folder / "data"), "-m", "fast", "-w", "-t", "60",
+                         "-l", str(self.folder / "server.log")])  # (not our pipe: it stays open)
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder (nothing in it is worth keeping)."""

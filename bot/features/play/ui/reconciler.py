@@ -310,6 +310,8 @@ class Reconciler:
         while self._behind or self._postponed:
             await self.limit.released()
             queue = self._behind or self._postponed
+            if not queue:
+                break  # the other catchers took the last ones while this one waited
             tid = next(iter(queue))
             del queue[tid]
             self._catching.add(tid)
