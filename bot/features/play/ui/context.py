@@ -37,10 +37,13 @@ from bot.ui.loop_lag import LoopLag
 #: tables: 285 and 310 moves/s against 312 and 304), and moves wait less, each going through
 #: without hundreds of others interleaving (the slowest acknowledgement 1.2-1.3 s against
 #: 2.2-3.1 s; the table shows a move at the 99th percentile after 1.4 s against 6-9 s).
-#: Against Discord, whose calls take ~0.1 s, a move is in progress ~0.5 s (an estimate): 64 at
-#: once still carry ~128 moves a second, above a thousand tables' 100 at one move per 10 s
-#: (docs/performance.md).
-MOVES_AT_ONCE = 64
+#: That cap was 64, chosen at loopback. Against a Discord answering in 80 ± 40 ms
+#: (``bench_load.py --latency 0.08 --jitter 0.04``, 300 saturating tables) a move is in progress
+#: about 0.4 s, and 64 at once carried 152 and 163 moves/s; 128 at once carried 244 and 218,
+#: as many as at loopback, the table showing a move sooner (p99 2.0-2.4 s against 2.9-3.3 s),
+#: for 5 MB more at the peak (docs/performance.md; the burst figures above are 64's, at
+#: loopback).
+MOVES_AT_ONCE = 128
 
 
 class UiStore(PrefsStore, MoveLog, TableDefaultsStore, Protocol):
