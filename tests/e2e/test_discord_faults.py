@@ -8,7 +8,10 @@ and what the mover was told: never that nothing happened when their move was sto
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.app import RummyBot
@@ -50,6 +53,37 @@ async def dealt(
     return table.id, seats
 
 
+@dataclass
+class Dealt:
+    """A dealt Rummy 51 table of Alice and Bob, published, the bot running on it."""
+
+    emu: DiscordEmulator
+    bot: RummyBot
+    channel: EmuChannel
+    table_id: int
+    seats: dict[int, EmuUser]
+
+    async def game(self) -> Game:
+        return (await self.bot.tables.load(self.table_id)).require_game()
+
+    async def discard(self) -> None:
+        """The player to act discards (the first turn of a Rummy 51 deal needs no draw)."""
+        game = await self.game()
+        card = a_single_card(game)
+        await (await self.emu.slash(self.seats[game.current], self.channel, "rummy discard", card=card)).answer()
+        await settled(self.emu)
+
+
+@contextlib.asynccontextmanager
+async def a_dealt_table(tmp_path: Path) -> AsyncIterator[Dealt]:
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            table_id, seats = await dealt(emu, bot, alice, bob, channel)
+            yield Dealt(emu, bot, channel, table_id, seats)
+
+
 def a_single_card(game: Game) -> str:
     hand = Counter(c.text for c in game.hands[game.current])
     return next(text for text, n in hand.items() if n == 1 and text != "JK")
@@ -67,23 +101,36 @@ async def test_a_callback_carried_out_but_answered_500_still_publishes_the_move(
     """Discord applies the typed move's answer but answers 500; discord.py sends it again and
     hears 400 / 40060 (already acknowledged). The move was stored and answered: the table must
     show the next player to act, and nobody is pinged twice."""
-    async with emulated_discord() as emu:
-        alice, bob, channel = emu.two_players()
-        bot = make_bot(tmp_path / "rummy.db")
-        async with emu.running(bot):
-            table_id, seats = await dealt(emu, bot, alice, bob, channel)
-            game = (await bot.tables.load(table_id)).require_game()
-            mover, other = seats[game.current], seats[1 - game.current]
-            emu.chaos = Chaos()
-            emu.chaos.add(Fault.E500, "POST", CALLBACK, times=1, carried_out=True)
-            handle = await emu.slash(mover, channel, "rummy discard", card=a_single_card(game))
-            answer = await handle.response()
-            assert answer is not None and "Your hand" in answer.content
-            await settled(emu)
-            assert [r.fault for r in emu.requests if r.fault] == ["500 carried out"]
-            (notice,) = notices(emu)
-            assert f"<@{other.id}>" in notice.content
-            assert not emu.bot_errors
+    async with a_dealt_table(tmp_path) as table:
+        emu, game = table.emu, await table.game()
+        mover, other = table.seats[game.current], table.seats[1 - game.current]
+        emu.chaos = Chaos()
+        emu.chaos.add(Fault.E500, "POST", CALLBACK, times=1, carried_out=True)
+        handle = await emu.slash(mover, table.channel, "rummy discard", card=a_single_card(game))
+        answer = await handle.response()
+        assert answer is not None and "Your hand" in answer.content
+        await settled(emu)
+        assert [r.fault for r in emu.requests if r.fault] == ["500 carried out"]
+        (notice,) = notices(emu)
+        assert f"<@{other.id}>" in notice.content
+        assert not emu.bot_errors
+
+
+async def press_draw(table: Dealt, chaos: Chaos) -> list[StoredMessage]:
+    """After the first discard, the next player presses Draw on the table while ``chaos``
+    plays; the stored draw is checked; the private answers the press got."""
+    await table.discard()
+    game = await table.game()
+    assert game.phase is Phase.DRAW
+    (message,) = live_tables(table.emu, table.table_id)
+    draw = next(c for c in message.custom_ids(enabled_only=True) if c.endswith(":draw"))
+    table.emu.chaos = chaos
+    handle = await table.emu.click(table.seats[game.current], message, draw)
+    await handle.followups(1, timeout=10)
+    stored = await table.game()
+    assert stored.phase is Phase.PLAY and stored.current == game.current
+    await settled(table.emu)
+    return [m for m in await handle.followups(1) if m.ephemeral]
 
 
 async def test_a_follow_up_that_hangs_and_drops_still_publishes_and_shows_the_hand(
@@ -92,31 +139,24 @@ async def test_a_follow_up_that_hangs_and_drops_still_publishes_and_shows_the_ha
     """Draw pressed on the table: the private follow-up with the new hand hangs, then its
     connection drops. The draw is stored: the table shows it, and the mover gets their hand
     (sent once more), never a sentence saying nothing changed."""
-    async with emulated_discord() as emu:
-        alice, bob, channel = emu.two_players()
-        bot = make_bot(tmp_path / "rummy.db")
-        async with emu.running(bot):
-            table_id, seats = await dealt(emu, bot, alice, bob, channel)
-            game = (await bot.tables.load(table_id)).require_game()
-            first = seats[game.current]
-            await (await emu.slash(first, channel, "rummy discard", card=a_single_card(game))).answer()
-            await settled(emu)
-            game = (await bot.tables.load(table_id)).require_game()
-            assert game.phase is Phase.DRAW
-            drawer = seats[game.current]
-            (message,) = live_tables(emu, table_id)
-            draw = next(c for c in message.custom_ids(enabled_only=True) if c.endswith(":draw"))
-            emu.chaos = Chaos()
-            emu.chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=1, hang=0.3)
-            handle = await emu.click(drawer, message, draw)
-            (answer,) = await handle.followups(1, timeout=10)
-            assert answer.ephemeral and "Your hand" in answer.content, answer.content
-            assert emu.chaos.injected == Counter({"timeout": 1})
-            stored = (await bot.tables.load(table_id)).require_game()
-            assert stored.phase is Phase.PLAY and stored.current == game.current
-            await settled(emu)
-            assert all("Your hand" in m.content for m in emu.channel_messages(channel) if m.ephemeral and m.interaction_id == handle.id)
-            assert not emu.bot_errors
+    async with a_dealt_table(tmp_path) as table:
+        chaos = Chaos()
+        chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=1, hang=0.3)
+        (answer,) = await press_draw(table, chaos)
+        assert answer.ephemeral and "Your hand" in answer.content, answer.content
+        assert chaos.injected == Counter({"timeout": 1})
+        assert not table.emu.bot_errors
+
+
+async def test_an_answer_that_fails_twice_says_the_move_is_saved(tmp_path: Path) -> None:
+    """The hand's follow-up and its second try both drop: the table still shows the draw, and
+    the mover reads that it is saved, never that nothing changed."""
+    async with a_dealt_table(tmp_path) as table:
+        chaos = Chaos()
+        chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=2, hang=0.2)
+        (answer,) = await press_draw(table, chaos)
+        assert answer.ephemeral and answer.content.startswith("It is done and saved"), answer
+        assert not table.emu.bot_errors  # Discord's failure is a warning, not a bug's traceback
 
 
 async def test_a_follow_up_created_but_answered_504_leaves_one_live_table(
@@ -125,44 +165,14 @@ async def test_a_follow_up_created_but_answered_504_leaves_one_live_table(
     """After a discard the table is posted anew as a follow-up; Discord creates it but answers
     504, and a client that sent it again would leave two tables with live buttons. One table
     message and one turn notice stay live."""
-    async with emulated_discord() as emu:
-        alice, bob, channel = emu.two_players()
-        bot = make_bot(tmp_path / "rummy.db")
-        async with emu.running(bot):
-            table_id, seats = await dealt(emu, bot, alice, bob, channel)
-            game = (await bot.tables.load(table_id)).require_game()
-            mover, other = seats[game.current], seats[1 - game.current]
-            emu.chaos = Chaos()
-            emu.chaos.add(Fault.E504, "POST", FOLLOW_UP, times=1, carried_out=True)
-            await (await emu.slash(mover, channel, "rummy discard", card=a_single_card(game))).answer()
-            await settled(emu)
-            assert [r.fault for r in emu.requests if r.fault] == ["504 carried out"]
-            assert len(live_tables(emu, table_id)) == 1
-            (notice,) = notices(emu)
-            assert f"<@{other.id}>" in notice.content
-            assert not emu.bot_errors
-
-
-async def test_an_answer_that_fails_twice_says_the_move_is_saved(tmp_path: Path) -> None:
-    """The hand's follow-up and its second try both drop: the table still shows the draw, and
-    the mover reads that it is saved, never that nothing changed."""
-    async with emulated_discord() as emu:
-        alice, bob, channel = emu.two_players()
-        bot = make_bot(tmp_path / "rummy.db")
-        async with emu.running(bot):
-            table_id, seats = await dealt(emu, bot, alice, bob, channel)
-            game = (await bot.tables.load(table_id)).require_game()
-            card = a_single_card(game)
-            await (await emu.slash(seats[game.current], channel, "rummy discard", card=card)).answer()
-            await settled(emu)
-            game = (await bot.tables.load(table_id)).require_game()
-            (message,) = live_tables(emu, table_id)
-            draw = next(c for c in message.custom_ids(enabled_only=True) if c.endswith(":draw"))
-            emu.chaos = Chaos()
-            emu.chaos.add(Fault.TIMEOUT, "POST", FOLLOW_UP, times=2, hang=0.2)
-            handle = await emu.click(seats[game.current], message, draw)
-            (answer,) = await handle.followups(1, timeout=10)
-            assert answer.ephemeral and answer.content.startswith("It is done and saved"), answer
-            await settled(emu)
-            assert (await bot.tables.load(table_id)).require_game().phase is Phase.PLAY
-            assert not emu.bot_errors  # Discord's failure is a warning, not a bug's traceback
+    async with a_dealt_table(tmp_path) as table:
+        emu, game = table.emu, await table.game()
+        other = table.seats[1 - game.current]
+        emu.chaos = Chaos()
+        emu.chaos.add(Fault.E504, "POST", FOLLOW_UP, times=1, carried_out=True)
+        await table.discard()
+        assert [r.fault for r in emu.requests if r.fault] == ["504 carried out"]
+        assert len(live_tables(emu, table.table_id)) == 1
+        (notice,) = notices(emu)
+        assert f"<@{other.id}>" in notice.content
+        assert not emu.bot_errors

@@ -148,9 +148,14 @@ async def test_a_whole_game_reads_right_to_every_player(tmp_path: Path, mode: st
         assert len(posted) == rounds, (player, len(posted), rounds)
         assert any(what == "hand DM edits" for what, _ in dms), player
         assert all(what.startswith("hand DM") for what, _ in dms), dms
-    # Every interaction got exactly one private answer, to the one who acted.
+    # Every interaction got exactly one private answer, to the one who acted, but Next round
+    # pressed on the table: the table shows the new round, and the presser gets no word of
+    # their own (it was a bare "Done.").
     answers = [m for m in emu.channel_messages(channel) if m.ephemeral]
-    assert len(answers) == len(emu.interactions)
+    presses = [r for r in emu.interactions.values() if r.data.get("custom_id", "").endswith(":next")]
+    assert len(presses) == rounds - 1
+    assert len(answers) == len(emu.interactions) - len(presses)
+    assert not {m.interaction_id for m in answers} & {r.id for r in presses}
     assert all(names.get(m.interaction_user_id or 0) for m in answers)
     assert not [what for _, _, what, _, _ in lines if what.startswith("public")], kinds
     out = os.environ.get("RUMMY_TRANSCRIPT")
