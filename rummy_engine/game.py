@@ -659,10 +659,16 @@ class Game:
         return self.round_no >= self.rules.options.basic_rounds
 
     def _finish(self, excluded: int | None = None) -> Event:
-        """Decide the winners: the side under the limit (Atlas), the highest totals (Basic)."""
+        """Decide the winners: the side under the limit (Atlas), the highest totals (Basic),
+        nobody when nobody won a round (Basic's rounds all void)."""
         self.phase = Phase.GAME_OVER
         if self.rules.is_atlas:
             self.winners = [s for s in range(2) if self.scores[s] < self.rules.limit]
+        elif excluded is None and not any(self.scores):
+            # every round void (a won round always scores: every card is worth a point or more;
+            # the scores, not the results, since a game built from a Position has none): a game
+            # played by all and won by none, not a tie of winners
+            self.winners = []
         else:
             contenders = [s for s in range(self.rules.players) if s != excluded]
             best = max(self.scores[s] for s in contenders)

@@ -192,3 +192,31 @@ def test_every_option_is_described_by_its_type() -> None:
     spec = replace(option_spec("basic_rounds"), variant_defaults={Variant.BASIC: 5})
     assert (spec.default_for(Variant.BASIC), spec.default_for(Variant.R51)) == (5, 3)
     assert defaults_for(Variant.R51) == Options()
+
+
+def test_a_game_nobody_won_a_round_of_has_no_winner() -> None:
+    """Basic, one round, voided (no winner, nobody pays): every total is 0, and the game is
+    played by all and won by none, not a win shared by all (ties are shared between winners of
+    rounds; here nobody won anything)."""
+    rules = Rules(Variant.BASIC, 2).with_options(basic_rounds=1, max_turns_per_round=1)
+    game = position(rules, ["2c 3c 9d", "5h 6h Ks"])
+    game.round_turns = 1
+    events = game.apply(Discard(0, parse_face("9d")))
+    assert game.results[-1].outcome is Outcome.VOID and game.phase is Phase.GAME_OVER
+    assert game.winners == []
+    assert events[-1].data["winners"] == []
+
+
+def test_a_tie_of_round_winners_is_still_shared() -> None:
+    """Two rounds, each won by another player for the same gain, then a void one: both win."""
+    rules = Rules(Variant.BASIC, 2).with_options(basic_rounds=3, max_turns_per_round=1)
+    game = position(rules, ["2c 3c 9d", "5h 6h Ks"])
+    game.round_no = 3
+    game.results += [
+        RoundResult(1, 0, Outcome.BASIC, ((), ()), (0, 0), (5, 0), (5, 0)),
+        RoundResult(2, 1, Outcome.BASIC, ((), ()), (0, 0), (0, 5), (5, 5)),
+    ]
+    game.scores = [5, 5]
+    game.round_turns = 1
+    game.apply(Discard(0, parse_face("9d")))
+    assert game.phase is Phase.GAME_OVER and sorted(game.winners) == [0, 1]

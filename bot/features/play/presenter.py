@@ -301,7 +301,7 @@ def status_line(
     if table.record.status == "cancelled":
         return t("table.cancelled", locale)
     if view.phase is Phase.GAME_OVER:
-        return t("table.game_over", locale, winners=winners_text(table, names, locale))
+        return game_over_text(table, names, locale)
     if view.phase is Phase.ROUND_OVER:
         when = relative_time(next_round_at) if next_round_at else t("table.soon", locale)
         return t("table.round_over", locale, when=when)
@@ -314,6 +314,13 @@ def status_line(
 def winners_text(table: Table, names: Names, locale: str) -> str:
     game = table.require_game()
     return ", ".join(side_name(table, names, side, locale) for side in game.winners)
+
+
+def game_over_text(table: Table, names: Names, locale: str) -> str:
+    """Who won the game; a game whose every round was void has no winner, said as such."""
+    if not table.require_game().winners:
+        return t("table.game_over_nobody", locale)
+    return t("table.game_over", locale, winners=winners_text(table, names, locale))
 
 
 def turn_notice(table: Table, names: Names, locale: str) -> str:
@@ -425,9 +432,7 @@ def round_end_text(table: Table, result: RoundResult, names: Names, locale: str)
     game = table.require_game()
     lines.append(_scores_line(table, player_view(game, None), names, locale))
     if game.phase is Phase.GAME_OVER:
-        lines.append(
-            "🏆 " + t("table.game_over", locale, winners=winners_text(table, names, locale))
-        )
+        lines.append("🏆 " + game_over_text(table, names, locale))
     return "\n".join(lines)
 
 

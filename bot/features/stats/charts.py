@@ -76,7 +76,11 @@ def score_chart(table: Table, locale: str) -> Chart | None:
         t("charts.score_alt", locale, limit=limit) if limit else t("charts.score_alt_basic", locale)
     )
     winners = [sides[s] for s in game.winners]
-    tail = t("charts.alt_winners", locale, winners=", ".join(winners), count=len(winners))
+    tail = (
+        t("charts.alt_winners", locale, winners=", ".join(winners), count=len(winners))
+        if winners
+        else t("charts.alt_no_winner", locale)
+    )
     description = alt_text(head, series, tail, locale)
     return Chart(scene, f"scores-{table.id}.png", description)
 

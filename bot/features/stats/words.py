@@ -56,6 +56,7 @@ WORDS: dict[str, str] = {
     "charts.score_alt": "Chart of each side's total after every round, against the limit of {limit} points.",
     "charts.score_alt_basic": "Chart of each player's total after every round.",
     "charts.alt_series": "{name}: {values}",
+    "charts.alt_no_winner": "No winner: nobody won a round.",
     "charts.alt_winners[one]": "Winner: {winners}.",
     "charts.alt_winners[other]": "Winners: {winners}.",
     "charts.rating_alt": "Chart of the rating of {player} after each rated game.",

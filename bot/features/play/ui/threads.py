@@ -82,6 +82,8 @@ def result_line(table: Table, locale: str) -> Draft:
     title = variant_title(table, locale)
     if table.record.closed_reason == CHANNEL_GONE:
         text = t("threads.result_gone", locale, title=title)
+    elif table.record.status == "finished" and table.game is not None and not table.game.winners:
+        text = t("threads.result_nobody", locale, title=title, link=thread_link(table))
     elif table.record.status == "finished" and table.game is not None:
         winners = winners_text(table, names_for(table), locale)
         text = t("threads.result_over", locale, title=title, winners=winners, link=thread_link(table))
