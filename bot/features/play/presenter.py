@@ -334,6 +334,17 @@ def turn_notice(table: Table, names: Names, locale: str) -> str:
     )
 
 
+def past_notices(table: Table, names: Names, locale: str) -> frozenset[str]:
+    """Every turn notice the table can have shown so far (each seat, each round): what a first
+    pass after a crash may find in the channel, posted by the crashed process and not recorded."""
+    game = table.require_game()
+    return frozenset(
+        t("turn.notice", locale, player=names.mention(seat), round=number, turn=0)
+        for seat in range(game.rules.players)
+        for number in range(1, game.round_no + 1)
+    )
+
+
 def table_scene(
     table: Table, names: Names, locale: str, four_colour: bool = False
 ) -> render.TableScene:

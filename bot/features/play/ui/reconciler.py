@@ -53,7 +53,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.features.play.actions import Action
-from bot.features.play.presenter import names_for, relative_time
+from bot.features.play.presenter import names_for, past_notices, relative_time
 from bot.features.play.store import ReconcilerStore
 from bot.features.play.tables import Table, TableService
 from bot.features.play.threads import CHANNEL_GONE
@@ -727,6 +727,9 @@ class Reconciler:
             if how.recent is None or _may_exist(ref, how.recent):
                 await self._delete(ref, pending.notice_by)
             pending.notice_by = None
+        text = turn_notice_text(table, locale) if wanted is not None else None
+        if how.recent is not None and table.game is not None:
+            await self._sweep_notices(table, how.recent, locale, keep=text, gone=ref)
         if wanted is None:
             if ref is not None:
                 await self._forget(table.id, TURN)
@@ -737,7 +740,8 @@ class Reconciler:
             if user is not None and user != how.actor_id
             else NO_PINGS
         )
-        draft = Draft(turn_notice_text(table, locale), None, None, "", wanted)
+        assert text is not None
+        draft = Draft(text, None, None, "", wanted)
         if how.recent is not None and await self._adopt_notice(table, draft, how.recent):
             return
         courier = self._courier(table, pending)
@@ -813,6 +817,27 @@ class Reconciler:
             return
         with contextlib.suppress(discord.NotFound):
             await self._message(old).delete()
+
+    async def _sweep_notices(
+        self,
+        table: Table,
+        recent: Sequence[discord.Message],
+        locale: str,
+        *,
+        keep: str | None,
+        gone: MessageRef | None,
+    ) -> None:
+        """A first pass after a crash: notices of past turns that the crashed process posted
+        and never recorded (the turn has moved on since, so none is adopted) are deleted; the
+        current turn's (``keep``) is left to be adopted."""
+        me = self.client.user
+        stale = past_notices(table, names_for(table), locale) - {keep}
+        skip = None if gone is None else gone.message_id
+        for message in recent:
+            mine = me is not None and message.author.id == me.id
+            if mine and message.id != skip and message.content in stale:
+                with contextlib.suppress(discord.NotFound):
+                    await message.delete()
 
     async def _adopt_notice(
         self, table: Table, draft: Draft, recent: Sequence[discord.Message]
