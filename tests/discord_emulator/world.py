@@ -45,9 +45,7 @@ def save_world(emu: DiscordEmulator) -> dict[str, Any]:
         "global_commands": emu.global_commands,
         "guild_commands": {str(g): cmds for g, cmds in emu.guild_commands.items()},
         "messages": {
-            str(channel): [
-                _message(m) for m in messages if not m.deleted and not m.ephemeral
-            ]
+            str(channel): [_message(m) for m in messages if not m.deleted and not m.ephemeral]
             for channel, messages in emu.messages.items()
         },
     }

@@ -45,6 +45,7 @@ from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.world import save_world
+from tests.e2e.test_e2e_server_defaults import press
 
 RELEASES = Path(__file__).resolve().parents[1] / "storage" / "releases"
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")
@@ -102,7 +103,9 @@ async def readings(emu: DiscordEmulator, cast: Cast) -> dict[str, str]:
     return {
         "leaderboard": await ask(emu, u["erin"], where, board),
         "leaderboard r51": await ask(emu, u["erin"], where, board, variant="r51"),
-        "leaderboard basic wins": await ask(emu, u["erin"], where, board, variant="basic", sort="wins"),
+        "leaderboard basic wins": await ask(
+            emu, u["erin"], where, board, variant="basic", sort="wins"
+        ),
         "leaderboard r51 global win rate": await ask(
             emu, u["erin"], where, board, variant="r51", scope="global", sort="win_rate"
         ),
@@ -112,7 +115,7 @@ async def readings(emu: DiscordEmulator, cast: Cast) -> dict[str, str]:
         "player dave": await ask(emu, u["dave"], where, "rummy-stats player"),
         "preferences alice": await ask(emu, u["alice"], where, "rummy-settings me"),
         **await defaults(emu, u["alice"], cast.channels["rami"]),
-    }  # fmt: skip
+    }
 
 
 async def defaults(emu: DiscordEmulator, owner: EmuUser, channel: EmuChannel) -> dict[str, str]:
@@ -149,9 +152,14 @@ async def open_table(
 
 
 async def play(
-    emu: DiscordEmulator, bot: RummyBot, cast: Cast, table_id: int, rng: random.Random,
-    *, turns: int | None = None,
-) -> Table:  # fmt: skip
+    emu: DiscordEmulator,
+    bot: RummyBot,
+    cast: Cast,
+    table_id: int,
+    rng: random.Random,
+    *,
+    turns: int | None = None,
+) -> Table:
     """Type the engine's simple player's moves (and press Next round as the host): to the end
     of the game, or until ``turns`` turns were played and a person is to draw."""
     for _ in range(5000):
@@ -167,7 +175,9 @@ async def play(
             continue
         name, options = command_for(action)
         home = emu.channels[table.record.thread_id or table.record.channel_id]
-        await (await emu.slash(cast.by_id(table.user_at(action.seat)), home, name, **options)).answer()
+        await (
+            await emu.slash(cast.by_id(table.user_at(action.seat)), home, name, **options)
+        ).answer()
     raise AssertionError(f"table {table_id} did not end")
 
 
@@ -185,35 +195,17 @@ async def next_round(emu: DiscordEmulator, cast: Cast, table: Table) -> None:
 async def set_defaults(emu: DiscordEmulator, cast: Cast) -> None:
     """The server's default rounds of Basic rummy, and French in #rami, set in the panel."""
     owner = cast.users["alice"]
-    for channel, scope, key, value in (("duel", "s", "basic_rounds", "2"), ("rami", "c", "language", "fr")):
-        panel = await (await emu.slash(owner, cast.channels[channel], "rummy-settings server")).answer()
+    for channel, scope, key, value in (
+        ("duel", "s", "basic_rounds", "2"),
+        ("rami", "c", "language", "fr"),
+    ):
+        panel = await (
+            await emu.slash(owner, cast.channels[channel], "rummy-settings server")
+        ).answer()
         if scope == "c":
             panel = await press(emu, owner, panel, "defscope:c", None)
         panel = await press(emu, owner, panel, f"defkey:{scope}", key)
-        await press(emu, owner, panel, f"defval:{scope}_{key}", value)  # fmt: skip
-
-
-async def press(
-    emu: DiscordEmulator, user: EmuUser, panel: StoredMessage, custom_id: str, value: str | None
-) -> StoredMessage:
-    """A press in a private panel (a button, or ``value`` picked in a select), then the panel
-    as the press left it."""
-    before = json.dumps([panel.content, panel.components])
-    full = f"rummy:0:0:{custom_id}"
-    if value is None:
-        handle = await emu.click(user, panel, full)
-    else:
-        handle = await emu.select(user, panel, full, [value])
-    await handle.response()
-
-    def current() -> StoredMessage:
-        return emu.get_message(panel.channel_id, panel.id)
-
-    await emu.wait_until(
-        lambda: json.dumps([current().content, current().components]) != before,
-        what="the panel edited",
-    )
-    return current()
+        await press(emu, owner, panel, f"defval:{scope}_{key}", value)
 
 
 async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dict[str, Any]:
@@ -225,10 +217,16 @@ async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dic
             emu, bot, cast, "partners", ["alice", "bob", "carol", "dave"], variant="r51", mode="2v2"
         ),
         await open_table(
-            emu, bot, cast, "basic", ["carol", "dave", "erin"], variant="basic", mode="basic",
+            emu,
+            bot,
+            cast,
+            "basic",
+            ["carol", "dave", "erin"],
+            variant="basic",
+            mode="basic",
             basic_rounds="1",
         ),
-    ]  # fmt: skip
+    ]
     for table_id in finished:
         await play(emu, bot, cast, table_id, rng)
     threaded = await open_table(
@@ -238,8 +236,15 @@ async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dic
     lobby = await open_table(
         emu, bot, cast, "lobby", ["bob", "dave"], variant="basic", mode="basic", start=False
     )
-    await (await emu.slash(cast.users["alice"], cast.channels["duel"], "rummy-settings me",
-                           four_colour=True, sort="melds")).answer()  # fmt: skip
+    await (
+        await emu.slash(
+            cast.users["alice"],
+            cast.channels["duel"],
+            "rummy-settings me",
+            four_colour=True,
+            sort="melds",
+        )
+    ).answer()
     await set_defaults(emu, cast)
     timed = await open_table(
         emu, bot, cast, "duel", ["bob", "alice"], variant="r51", mode="1v1", turn_timer=TURN_TIMER
@@ -247,10 +252,22 @@ async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dic
     await play(emu, bot, cast, timed, rng, turns=3)
     return {
         "readings": await readings(emu, cast),
+        "seasons": await seasons(bot, cast),
         "timed": await kept_game(bot, cast, timed),
         "threaded": await kept_game(bot, cast, threaded),
         "lobby": {"id": lobby, "messages": await messages(bot, lobby)},
     }
+
+
+async def seasons(bot: RummyBot, cast: Cast) -> list[list[Any]]:
+    """The server's seasons as the store reads them (their dates, length, channel, whether
+    their end was announced): kept apart from the boards, which later seasons' rows of the
+    same length would read alike."""
+    guild = cast.channels["duel"].guild_id or 0
+    return [
+        [s.starts_at.isoformat(), s.ends_at.isoformat(), s.length, s.channel_id, s.posted]
+        for s in await bot.store.season_rows(guild)
+    ]
 
 
 async def messages(bot: RummyBot, table_id: int) -> dict[str, list[int]]:

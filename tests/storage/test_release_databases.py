@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,10 +41,9 @@ from bot.storage.migrations.postgres import apply_pg_migrations
 from rummy_engine import Phase
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
-from tests.discord_emulator.models import StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.world import restore_world
-from tests.helpers.release_db import RELEASES, Cast, hands, readings
+from tests.helpers.release_db import RELEASES, Cast, hands, messages, readings, seasons
 
 KEPT = sorted(RELEASES.glob("*.sqlite3"), key=lambda path: int(path.stem))
 #: How long the bot was down for its upgrade: less than any deadline it had armed.
@@ -56,11 +54,13 @@ class ReleaseClock:
     """The bot's clock, running from the moment the old release stopped plus the downtime,
     moved forward by the test instead of waited for."""
 
-    def __init__(self, start: datetime) -> None:
-        self.offset = datetime.now(UTC) - start
+    offset = timedelta(0)
 
     def __call__(self) -> datetime:
         return datetime.now(UTC) - self.offset
+
+    def start_at(self, moment: datetime) -> None:
+        self.offset = datetime.now(UTC) - moment
 
     def advance(self, by: timedelta) -> None:
         self.offset -= by
@@ -109,12 +109,6 @@ def table_messages(emu: DiscordEmulator, channel_id: int, table_id: int) -> list
     ]
 
 
-async def refs(bot: RummyBot, table_id: int) -> dict[str, list[int]]:
-    """The messages the store names for a table, as the kept release lists them: kind ->
-    [channel, message]."""
-    return {r.kind: [r.channel_id, r.message_id] for r in await bot.store.get_message_refs(table_id)}
-
-
 async def move(
     emu: DiscordEmulator, cast: Cast, bot: RummyBot, table_id: int, command: str, **options: str
 ) -> None:
@@ -146,13 +140,15 @@ async def goes_on_in_place(
     assert hands(table) == kept["hands"]
     assert (game.round_no, game.turn) == (kept["round"], kept["turn"])
     assert cast.by_id(table.user_at(game.current)).name == kept["to_move"]
-    assert await refs(bot, table.id) == kept["messages"]
+    assert await messages(bot, table.id) == kept["messages"]
     channel, message = kept["messages"]["table"]
     old = emu.get_message(channel, message)
     edits = old.edit_count
     await draws(emu, cast, bot, table.id)
     await emu.wait_until(lambda: old.edit_count > edits, what="the old table message edited")
-    assert (await refs(bot, table.id))["table"] == [channel, message], "adopted, not posted again"
+    assert (await messages(bot, table.id))["table"] == [channel, message], (
+        "adopted, not posted again"
+    )
     assert table_messages(emu, channel, table.id) == [old.id]
 
 
@@ -216,7 +212,7 @@ async def lobby_starts(
     """The kept lobby, edited in place, seats another player, and its host starts it."""
     lobby = await bot.tables.load(kept["id"])
     assert lobby.record.status == "lobby"
-    assert await refs(bot, lobby.id) == kept["messages"]
+    assert await messages(bot, lobby.id) == kept["messages"]
     channel, message = kept["messages"]["table"]
     old = emu.get_message(channel, message)
     edits = old.edit_count
@@ -230,12 +226,12 @@ async def lobby_starts(
 
 
 @pytest.fixture
-def release_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[ReleaseClock]:
+def release_clock(monkeypatch: pytest.MonkeyPatch) -> ReleaseClock:
     """Lets a test set the bot's clock (``make_bot`` and the bot read it from their module)."""
-    holder = ReleaseClock(datetime.now(UTC))
+    clock = ReleaseClock()
     for module in ("bot.app", "tests.discord.conftest"):
-        monkeypatch.setattr(f"{module}.BOT_CLOCK", holder)
-    yield holder
+        monkeypatch.setattr(f"{module}.BOT_CLOCK", clock)
+    return clock
 
 
 @pytest.mark.parametrize("database", KEPT, ids=lambda path: f"v{path.stem}")
@@ -244,8 +240,7 @@ async def test_a_kept_release_upgrades_and_its_games_go_on(
 ) -> None:
     kept = kept_release(database)
     await put_release(database, store_url, tmp_path)
-    stopped = datetime.fromisoformat(kept["stopped_at"])
-    release_clock.offset = datetime.now(UTC) - (stopped + DOWNTIME)
+    release_clock.start_at(datetime.fromisoformat(kept["stopped_at"]) + DOWNTIME)
     async with emulated_discord() as emu:
         restore_world(emu, kept["world"])
         cast = Cast.of(emu)
@@ -253,6 +248,7 @@ async def test_a_kept_release_upgrades_and_its_games_go_on(
         async with emu.running(bot):
             assert await bot.store.schema_version() == LATEST_VERSION
             assert await readings(emu, cast) == kept["readings"]
+            assert await seasons(bot, cast) == kept["seasons"]
             await goes_on_in_place(emu, cast, bot, kept["threaded"])
             await ends_the_turn(emu, cast, bot, kept["threaded"])
             await goes_on_in_place(emu, cast, bot, kept["timed"])
