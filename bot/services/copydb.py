@@ -65,6 +65,23 @@ async def copy_database(source: str | Path, target: str | Path) -> CopyResult:
     for database in (source, target):
         async with make_store(database):
             pass
+    await copy_rows(source, target)
+    result = CopyResult()
+    async with open_rows(source) as src, open_rows(target) as dst:
+        for table in await dst.tables():
+            result.counts.append(TableCount(table, await src.count(table), await dst.count(table)))
+    await _replay_open_games(target, result)
+    return result
+
+
+async def copy_rows(source: str | Path, target: str | Path) -> None:
+    """Copy every row of *source* into *target*, two databases of the same schema version
+    (whichever it is: nothing here opens a store, so nothing migrates), *target* empty.
+
+    Apart from :func:`copy_database` so that a database kept from a past release
+    (``tests/storage/releases``) reaches PostgreSQL at its own schema, to be upgraded there by
+    PostgreSQL's own migrations.
+    """
     async with open_rows(source) as src, open_rows(target) as dst:
         tables = await dst.tables()
         if sorted(tables) != sorted(await src.tables()):
@@ -80,12 +97,6 @@ async def copy_database(source: str | Path, target: str | Path) -> CopyResult:
             async for batch in src.read(table, columns):
                 await dst.insert(table, columns, batch)
         await dst.finish()
-    result = CopyResult()
-    async with open_rows(source) as src, open_rows(target) as dst:
-        for table in await dst.tables():
-            result.counts.append(TableCount(table, await src.count(table), await dst.count(table)))
-    await _replay_open_games(target, result)
-    return result
 
 
 async def _replay_open_games(target: str | Path, result: CopyResult) -> None:

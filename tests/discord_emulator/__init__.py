@@ -24,6 +24,8 @@ API summary (see ``tests/tools/test_emulator_smoke.py`` for every call in use)::
             emu.public_messages(); emu.sync_calls; emu.requests; emu.unknown_routes
             emu.refused_commands   # command writes refused with 50035 (see command_limits)
             emu.global_limit = 50  # Discord's global bot-token bucket per second (None: off)
+        world = save_world(emu)  # world.py: ids, channels, messages, commands, as JSON;
+        restore_world(emu2, world)  # laid into a new emulator before running()
 
 Teardown of ``running()`` fails the test on emulator crashes, ERRORs logged by
 discord.py (e.g. a command raised) and, with ``strict=True``, unimplemented routes.
