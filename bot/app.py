@@ -31,9 +31,10 @@ from bot.features.seasons.ui.answers import StandingsPoster
 from bot.features.stats.service import StatsService
 from bot.memory import release_memory
 from bot.render.drawing import make_drawer
-from bot.services.inflight import InFlight
+from bot.services.inflight import InFlight, ShuttingDown
 from bot.services.memory import MemoryKeeper
 from bot.storage import Store, TableRecord
+from bot.storage.outage import DatabaseUnavailable
 from bot.ui import errors
 from bot.ui.ack_watch import AckWatch
 from bot.ui.commands import CatalogueTranslator
@@ -203,6 +204,7 @@ class RummyBot(commands.Bot):
             self.lag,
         )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
+        store.health.on_recovery = self.database_back
 
     def _client_options(self, settings: Settings) -> dict[str, Any]:
         """Extra options of the discord.py client: none unsharded (see ShardedRummyBot)."""
@@ -312,6 +314,25 @@ class RummyBot(commands.Bot):
         healed = await self.reconciler.heal(shards)
         log.info("Re-published %d table(s) with changes not yet shown", healed)
         return records
+
+    async def database_back(self) -> None:
+        """What waited for the database while it was away, once it is back (the store calls
+        it): the results of games that ended then, the deadlines of every open table (computer
+        turns, timers), and every table whose change the channel does not show yet; then the
+        deadlines that fell due meanwhile fire. If the database goes away again, its next
+        return calls this again."""
+        shards = self.settings.shards
+        try:
+            await self.tables.record_delayed()
+            for record in await self.store.list_active_tables(shards=shards):
+                await self.autoplay.after(await self.tables.load(record.id))
+            healed = await self.reconciler.heal(shards)
+        except DatabaseUnavailable:
+            return
+        except ShuttingDown:
+            return
+        log.info("After the database's return: %d table(s) shown again", healed)
+        self.autoplay.dispatcher.wake()
 
     async def close(self) -> None:
         """Graceful stop: refuse new moves, wait for moves in progress, then close.

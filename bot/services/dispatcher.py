@@ -19,6 +19,7 @@ from typing import Protocol
 from bot.services.inflight import ShuttingDown
 from bot.storage import Deadline, Shards
 from bot.storage.base import Clock
+from bot.storage.outage import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ class DeadlineSource(Protocol):
 
 #: The longest sleep between two looks at the database (a safety net, not a poll).
 MAX_SLEEP_SECONDS = 3600.0
+#: While the database is away, how soon to look again (its return also wakes the dispatcher).
+OUTAGE_RETRY_SECONDS = 10.0
 
 
 class Dispatcher:
@@ -116,8 +119,8 @@ class Dispatcher:
         work claimed it in its own transaction), so a failing deadline cannot spin."""
         try:
             await self.fire(deadline)
-        except ShuttingDown:
-            raise
+        except (ShuttingDown, DatabaseUnavailable):
+            raise  # unclaimed: fired again once the database is back
         except Exception:
             log.exception("deadline %s of table %s failed", deadline.kind, deadline.table_id)
         await self.store.claim_deadline(deadline)
@@ -131,6 +134,8 @@ class Dispatcher:
                 pending = await self.store.next_deadlines(1, shards=self.shards)
             except ShuttingDown:
                 return
+            except DatabaseUnavailable:  # logged by the store, once; its return wakes us
+                pending, delay = [], OUTAGE_RETRY_SECONDS
             except Exception:
                 log.exception("the deadline dispatcher failed; looking again in a minute")
                 pending, delay = [], 60.0

@@ -22,6 +22,7 @@ Why these choices:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -36,8 +37,12 @@ from bot.storage.migrations.postgres import (
     apply_pg_migrations,
     get_schema_version,
 )
+from bot.storage.outage import DatabaseUnavailable, Outage
 from bot.storage.statements import Row, Step, Stmt, T, Tx, dollar_params
 from bot.storage.store import SqlStore
+
+#: How long a new connection may take before the server counts as unreachable.
+CONNECT_TIMEOUT_SECONDS = 10.0
 
 
 def joined(batch: tuple[Stmt, ...]) -> Stmt:
@@ -74,6 +79,57 @@ async def _drive(conn: Any, tx: Tx[T]) -> T:
         return cast(T, done.value)
 
 
+async def _in_transaction(conn: Any, tx: Tx[T]) -> T:
+    """*tx* in one transaction. A connection lost before COMMIT was sent stored nothing (the
+    server rolls an open transaction back); lost after, the change may have been stored, which
+    the caller must not deny (:attr:`DatabaseUnavailable.maybe_done`)."""
+    transaction = conn.transaction()
+    await transaction.start()
+    try:
+        result = await _drive(conn, tx)
+    except BaseException:
+        with contextlib.suppress(*_LOST):
+            await transaction.rollback()
+        raise
+    try:
+        await transaction.commit()
+    except _LOST as error:
+        outage = postgres_outage(error) or Outage.UNREACHABLE
+        raise DatabaseUnavailable(outage, maybe_done=True) from error
+    return result
+
+
+#: What asyncpg raises when the connection goes away under a call.
+_LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
+
+
+def postgres_outage(error: BaseException) -> Outage | None:
+    """The outage an error from asyncpg or the network stands for, or None for a bug.
+
+    The server shutting down or starting, a connection refused, reset or lost, a failover's
+    standby that is still read-only, or a full disk; a statement's own error (a bad query, a
+    cancelled one) is a bug and stays one."""
+    if isinstance(error, asyncpg.InterfaceError):
+        lost = "closed" in str(error) or "connection" in str(error).lower()
+        return Outage.UNREACHABLE if lost else None
+    if isinstance(error, asyncpg.DiskFullError):
+        return Outage.DISK_FULL
+    if isinstance(error, asyncpg.ReadOnlySQLTransactionError):
+        return Outage.READ_ONLY
+    return Outage.UNREACHABLE if isinstance(error, _UNREACHABLE) else None
+
+
+_UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.InsufficientResourcesError,
+)
+
+
 async def _keep_session(conn: Any) -> None:
     """Return a connection to the pool as it is, without asyncpg's default ``RESET ALL`` round
     trip after every call: the store changes no session state (the migration lock is released
@@ -98,11 +154,13 @@ class PostgresStore(SqlStore):
         url: str,
         *,
         clock: Clock = utc_now,
-        min_connections: int = 1,
+        min_connections: int = 0,
         max_connections: int = 10,
     ) -> None:
         super().__init__(clock)
         self.url = url
+        # No floor by default: a pool with one restores it in the background while the server
+        # is away, logging a traceback every second; connections are made on demand instead.
         self._min = min_connections
         self._max = max_connections
         self._pool: Any = None
@@ -121,6 +179,9 @@ class PostgresStore(SqlStore):
                 min_size=minimum,
                 max_size=self._max,
                 command_timeout=60,
+                # A server that does not answer (a partition, a failover in progress) is an
+                # outage after 10 s, not a player's reply left "thinking" for a minute.
+                timeout=CONNECT_TIMEOUT_SECONDS,
                 reset=_keep_session,
                 server_settings=settings or None,
             )
@@ -171,14 +232,21 @@ class PostgresStore(SqlStore):
     def _moment(self, value: Any) -> datetime:
         return cast(datetime, value)
 
-    async def _run(
-        self, tx: Tx[T], *, write: bool = False, durable: bool = True, isolated: bool = True
-    ) -> T:
-        async with self._connection_pool(durable).acquire() as conn:
-            if write and isolated:
-                async with conn.transaction():
-                    return await _drive(conn, tx)
-            return await _drive(conn, tx)
+    async def _transact(self, tx: Tx[T], *, write: bool, durable: bool, isolated: bool) -> T:
+        try:
+            async with self._connection_pool(durable).acquire() as conn:
+                if write and isolated:
+                    return await _in_transaction(conn, tx)
+                return await _drive(conn, tx)
+        except DatabaseUnavailable:
+            raise
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            outage = postgres_outage(error)
+            if outage is None:
+                raise
+            # A statement of its own is its own commit: lost on its way, it may have counted.
+            lost = isinstance(error, asyncpg.ConnectionDoesNotExistError)
+            raise DatabaseUnavailable(outage, maybe_done=write and not isolated and lost) from error
 
     @asynccontextmanager
     async def _autocommit(self) -> AsyncIterator[Any]:

@@ -24,6 +24,7 @@ Why these choices:
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -36,6 +37,7 @@ import aiosqlite
 from bot.storage.access import Access
 from bot.storage.base import Clock, NotADatabase, SchemaTooNew, StorageError, utc_now
 from bot.storage.migrations import LATEST_VERSION, apply_migrations, get_user_version
+from bot.storage.outage import DatabaseUnavailable, Outage
 from bot.storage.statements import Row, Step, Stmt, T, Tx, one
 from bot.storage.store import SqlStore
 
@@ -73,6 +75,21 @@ def check_database_file(path: Path) -> None:
         raise NotADatabase(path, "the file is empty (0 bytes)")
     if header != SQLITE_HEADER:
         raise NotADatabase(path, "the file does not start like a SQLite database")
+
+
+def sqlite_outage(error: sqlite3.Error) -> Outage | None:
+    """The outage an SQLite error stands for (its primary result code), or None for a bug."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else _OUTAGES.get(code & 0xFF)
+
+
+_OUTAGES = {
+    sqlite3.SQLITE_FULL: Outage.DISK_FULL,
+    sqlite3.SQLITE_IOERR: Outage.READ_ONLY,
+    sqlite3.SQLITE_READONLY: Outage.READ_ONLY,
+    sqlite3.SQLITE_CANTOPEN: Outage.READ_ONLY,
+    sqlite3.SQLITE_BUSY: Outage.BUSY,
+}
 
 
 def _execute(raw: sqlite3.Connection, step: Step) -> list[Row]:
@@ -119,6 +136,8 @@ class SqliteStore(SqlStore):
         #: A second connection, read on the event loop's own thread (see :meth:`_load`).
         self._loop_conn: sqlite3.Connection | None = None
         self._access = Access()
+        #: Whether the file could not be written: the connections are opened again (_reopen).
+        self._stale = False
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -168,8 +187,13 @@ class SqliteStore(SqlStore):
 
     async def close(self) -> None:
         async with self._access.alone():
-            conn, self._conn = self._conn, None
-            here, self._loop_conn = self._loop_conn, None
+            await self._close_connections()
+            self._stale = False
+
+    async def _close_connections(self) -> None:
+        conn, self._conn = self._conn, None
+        here, self._loop_conn = self._loop_conn, None
+        with contextlib.suppress(sqlite3.Error):
             if here is not None:
                 here.close()
             if conn is not None:
@@ -178,10 +202,12 @@ class SqliteStore(SqlStore):
     @property
     def is_open(self) -> bool:
         """Whether :meth:`open` succeeded and :meth:`close` was not called yet."""
-        return self._conn is not None
+        return self._conn is not None or self._stale
 
     def _connection(self) -> aiosqlite.Connection:
         if self._conn is None:
+            if self._stale:  # between a failed reopening and the next
+                raise DatabaseUnavailable(Outage.READ_ONLY)
             raise StorageError("the store is not open")
         return self._conn
 
@@ -195,9 +221,7 @@ class SqliteStore(SqlStore):
     def _moment(self, value: Any) -> datetime:
         return datetime.fromisoformat(value)
 
-    async def _run(
-        self, tx: Tx[T], *, write: bool = False, durable: bool = True, isolated: bool = True
-    ) -> T:
+    async def _transact(self, tx: Tx[T], *, write: bool, durable: bool, isolated: bool) -> T:
         # One hop: the whole transaction runs on the database thread, inside BEGIN IMMEDIATE
         # for a write (so ``isolated`` costs nothing here). ``durable=False`` commits without
         # the fsync (``synchronous=NORMAL`` for this transaction only): it survives the process
@@ -225,19 +249,69 @@ class SqliteStore(SqlStore):
                     raw.execute(restore)
             return result
 
-        async with self._access.shared():
-            conn = self._connection()
-            # aiosqlite's ``_execute`` queues a function on its thread: the one way to run
-            # several statements per hop (see the aiosqlite pin in pyproject.toml).
-            return cast(T, await conn._execute(lambda: run(conn._conn)))  # type: ignore[no-untyped-call]
+        if self._stale and (write or self._conn is None):
+            await self._reopen()
+        try:
+            async with self._access.shared():
+                conn = self._connection()
+                # aiosqlite's ``_execute`` queues a function on its thread: the one way to run
+                # several statements per hop (see the aiosqlite pin in pyproject.toml).
+                result = cast(T, await conn._execute(lambda: run(conn._conn)))  # type: ignore[no-untyped-call]
+        except sqlite3.Error as error:
+            unavailable = self._unavailable(error)
+            if unavailable is None:
+                raise
+            raise unavailable from error
+        if write:
+            self._stale = False
+        return result
+
+    def _unavailable(self, error: sqlite3.Error) -> DatabaseUnavailable | None:
+        """The outage ``error`` stands for, if any; a file that can no longer be written also
+        marks the connections stale, to be opened again (see :meth:`_reopen`)."""
+        outage = sqlite_outage(error)
+        if outage is None:
+            return None
+        if outage is Outage.READ_ONLY:
+            self._stale = True
+        return DatabaseUnavailable(outage)
+
+    async def _reopen(self) -> None:
+        """Open the connections again before each write while the file could not be written.
+
+        Why: a filesystem the kernel remounted read-only after an error stays so for the files
+        already open; the operator brings the file back by mounting the repaired filesystem
+        again at the same place, which only a new connection sees. A write that then succeeds
+        ends it (reads still work on the old file meanwhile, and need no reopening)."""
+        async with self._access.alone():
+            await self._close_connections()
+            try:
+                conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+            except sqlite3.Error as error:
+                raise DatabaseUnavailable(Outage.READ_ONLY) from error
+            try:
+                await self._configure(conn)
+                self._loop_conn = self._open_loop_connection()
+            except BaseException as error:
+                await conn.close()
+                if isinstance(error, sqlite3.Error | StorageError):
+                    raise DatabaseUnavailable(Outage.READ_ONLY) from error
+                raise
+            self._conn = conn
 
     async def _load(self, stmt: Stmt) -> list[Row]:
         # On the event loop's own connection, which in WAL mode never waits for the writer and
         # sees every commit that returned; a busy moment goes through the database thread.
         self._connection()
         here = self._loop_conn
-        assert here is not None, "opened with the connection"
-        done, rows = unless_busy(lambda: here.execute(stmt.sql, stmt.params).fetchall())
+        if here is None:
+            return await self._run(one(stmt))
+        try:
+            done, rows = unless_busy(lambda: here.execute(stmt.sql, stmt.params).fetchall())
+        except sqlite3.Error as error:
+            if sqlite_outage(error) is None:
+                raise
+            done, rows = False, None  # the database thread's path reports it, or reopens
         return rows if done and rows is not None else await self._run(one(stmt))
 
     @asynccontextmanager

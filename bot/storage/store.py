@@ -59,6 +59,7 @@ from bot.storage.base import (
     TableSetting,
     TableStatus,
 )
+from bot.storage.outage import DatabaseUnavailable, Health
 from bot.storage.queries import (
     DEADLINES,
     GAME_PLAYERS,
@@ -126,6 +127,9 @@ class SqlStore(ABC):
 
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
+        #: Whether the database serves calls; what to do when it comes back (see outage.py).
+        self.health = Health()
+        self._recovering: set[asyncio.Task[None]] = set()
 
     # --- lifecycle: ``async with SqliteStore(path) as store:`` ---------------------------
 
@@ -146,7 +150,6 @@ class SqlStore(ABC):
 
     # --- the driver --------------------------------------------------------------------
 
-    @abstractmethod
     async def _run(
         self, tx: Tx[T], *, write: bool = False, durable: bool = True, isolated: bool = True
     ) -> T:
@@ -156,7 +159,30 @@ class SqlStore(ABC):
         ``durable=False``: the commit need not wait for the disk (a cache of what Discord
         shows, or what start-up rebuilds). ``isolated=False``: each step is atomic on its own
         and need not share a transaction with the others (a driver may skip BEGIN/COMMIT).
+        Raises :class:`DatabaseUnavailable` when the database cannot serve it.
         """
+        try:
+            result = await self._transact(tx, write=write, durable=durable, isolated=isolated)
+        except DatabaseUnavailable as error:
+            self.health.failed(error.outage, error.__cause__ or error)
+            raise
+        if self.health.down:
+            self._back(write)
+        return result
+
+    def _back(self, write: bool) -> None:
+        """A call worked while the database was down: the episode ends, and what waited for
+        it runs (off this call, which has its own caller to answer)."""
+        recovery = self.health.on_recovery
+        if self.health.worked(write=write) and recovery is not None:
+            task = asyncio.get_running_loop().create_task(recovery(), name="database-back")
+            self._recovering.add(task)
+            task.add_done_callback(self._recovering.discard)
+
+    @abstractmethod
+    async def _transact(self, tx: Tx[T], *, write: bool, durable: bool, isolated: bool) -> T:
+        """The driver's half of :meth:`_run`: run *tx* on the database, raising
+        :class:`DatabaseUnavailable` (from the driver's error) for an outage."""
 
     async def _load(self, stmt: Stmt) -> list[Row]:
         """A short indexed read a move starts with; a driver may run it where it is cheapest."""
@@ -643,7 +669,9 @@ class SqlStore(ABC):
             for row in stored:
                 ended.setdefault(int(row[0]), []).append(GAME_ROUNDS.from_row(row, self._moment, 1))
         return [
-            replace(g, players=tuple(played.get(g.id or 0, ())), rounds=tuple(ended.get(g.id or 0, ())))
+            replace(
+                g, players=tuple(played.get(g.id or 0, ())), rounds=tuple(ended.get(g.id or 0, ()))
+            )
             for g in found
         ]
 

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.storage.outage import DatabaseUnavailable
 from bot.text import t
 from bot.text.safe import excerpt
 from bot.ui.interaction import DISCORD_FAILURES, locale_of, reply, was_saved
@@ -72,6 +73,9 @@ def sentence(error: BaseException, locale: str, *, where: str = "", saved: bool 
         return t("error.no_permission", locale, permissions=", ".join(error.missing_permissions))
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, seconds=round(error.retry_after))
+    if isinstance(error, DatabaseUnavailable):
+        # the store's weather, logged once per episode by the store (bot/storage/outage.py)
+        return t(_DATABASE[saved, error.maybe_done], locale)
     if isinstance(error, discord.Forbidden) and error.code == MISSING_PERMISSIONS:
         return t("error.no_permission", locale, permissions=excerpt(error.text, PARAM_LIMIT))
     ref = secrets.token_hex(4)
@@ -81,6 +85,15 @@ def sentence(error: BaseException, locale: str, *, where: str = "", saved: bool 
     else:
         log.error("unexpected error ref=%s in %s", ref, where or "an interaction", exc_info=error)
     return t("error.saved" if saved else "error.unexpected", locale, ref=ref)
+
+
+#: The sentence of a database outage by (committed before it, maybe committed by the call).
+_DATABASE = {
+    (False, False): "error.database",
+    (False, True): "error.database_unsure",
+    (True, False): "error.database_saved",
+    (True, True): "error.database_saved",
+}
 
 
 def _transformer_sentence(error: app_commands.TransformerError, locale: str) -> str:

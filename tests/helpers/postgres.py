@@ -94,6 +94,27 @@ class Server:
                          str(self.folder / "data"), "-m", "fast", "-w", "-t", "60",
                          "-l", str(self.folder / "server.log")])  # (not our pipe: it stays open)
 
+    def halt(self) -> None:
+        """Stop the server (fast: every connection is cut), keeping its data."""
+        _run(self.user, [str(find_bindir() / "pg_ctl"), "stop", "-D",
+                         str(self.folder / "data"), "-m", "fast", "-w"])
+
+    def resume(self) -> None:
+        """Start the halted server again, at the same address."""
+        _run(self.user, [str(find_bindir() / "pg_ctl"), "start", "-D", str(self.folder / "data"),
+                         "-w", "-t", "60", "-l", str(self.folder / "server.log")])
+
+    def fail_over(self) -> None:
+        """What a failover looks like from the bot: the server goes away, and a fresh server
+        process on a copy of its data (a promoted standby) answers at the same address."""
+        self.halt()
+        data, old = self.folder / "data", self.folder / "data-old"
+        data.rename(old)
+        _run(self.user, ["cp", "-a", str(old), str(data)])
+        (data / "postmaster.pid").unlink(missing_ok=True)
+        self.resume()
+        shutil.rmtree(old, ignore_errors=True)
+
     def stop(self) -> None:
         """Stop the server at once and remove its folder (nothing in it is worth keeping)."""
         if (self.folder / "data" / "postmaster.pid").exists():
@@ -129,12 +150,16 @@ def start(folder: Path | None = None, *, durable: bool = False) -> Server:
     try:
         _run(user, [str(bindir / "initdb"), "-D", str(data), "-U", SUPERUSER, "-A", "trust",
                     "-E", "UTF8", "--locale=C", "--no-sync"])
-        options = [f"-p {port}", "-c listen_addresses=127.0.0.1",
-                   f"-c unix_socket_directories={folder}", "-c max_connections=200"]
+        # In the configuration file rather than on the command line, so that a plain
+        # ``pg_ctl start`` (resume, fail_over) starts the same server.
+        settings = [f"port = {port}", "listen_addresses = '127.0.0.1'",
+                    f"unix_socket_directories = '{folder}'", "max_connections = 200"]
         if not durable:
-            options += [f"-c {setting}" for setting in FAST_SETTINGS]
+            settings += FAST_SETTINGS
+        with (data / "postgresql.conf").open("a") as conf:
+            conf.write("\n".join(settings) + "\n")
         _run(user, [str(bindir / "pg_ctl"), "start", "-D", str(data), "-w", "-t", "60",
-                    "-l", str(folder / "server.log"), "-o", " ".join(options)])
+                    "-l", str(folder / "server.log")])
         _run(user, [str(bindir / "createdb"), "-h", str(folder), "-p", str(port),
                     "-U", SUPERUSER, DATABASE])
     except BaseException:

@@ -45,6 +45,7 @@ from bot.storage import (
     TableRecord,
 )
 from bot.storage.base import utc_now
+from bot.storage.outage import DatabaseUnavailable
 from bot.text import normalise, t
 from rummy_engine import (
     Action,
@@ -237,6 +238,8 @@ class TableService:
         #: Per table, the last snapshot read or written and its game, parsed (see _game).
         self._parsed: OrderedDict[int, tuple[str, Game]] = OrderedDict()
         self._on_game_finished = on_game_finished
+        #: Finished tables whose result the database was away for (see :meth:`_record`).
+        self._unrecorded: set[int] = set()
 
     @asynccontextmanager
     async def lock(self, table_id: int) -> AsyncIterator[None]:
@@ -899,14 +902,29 @@ class TableService:
         )
         changed = frozenset(s for s, hand in enumerate(game.hands) if hand != before[s])
         played = Played(after, events, seat, changed)
-        if played.game_ended and self._on_game_finished is not None:
-            try:
-                await self._on_game_finished(after)
-            except Exception:
-                # The move is committed and must be answered as accepted; recording is
-                # idempotent per table, so it can be redone from the move log later.
-                log.exception("recording the result of table %s failed", table.id)
+        if played.game_ended:
+            await self._record(after)
         return played
+
+    async def _record(self, table: Table) -> None:
+        """Record a finished game's result. The move is committed and must be answered as
+        accepted whatever happens here; recording is idempotent per table, so a database away
+        at that moment only delays it (:meth:`record_delayed`, when it is back)."""
+        if self._on_game_finished is None:
+            return
+        try:
+            await self._on_game_finished(table)
+        except DatabaseUnavailable:
+            self._unrecorded.add(table.id)
+        except Exception:
+            log.exception("recording the result of table %s failed", table.id)
+
+    async def record_delayed(self) -> None:
+        """Record the results the database was away for (see :meth:`_record`)."""
+        while self._unrecorded:
+            tid = min(self._unrecorded)
+            self._unrecorded.discard(tid)
+            await self._record(await self.load(tid))
 
     async def _commit(
         self,

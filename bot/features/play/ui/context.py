@@ -18,6 +18,7 @@ from bot.features.seasons.service import SeasonService
 from bot.features.stats.service import StatsService
 from bot.render.drawing import Drawer
 from bot.storage.base import MoveLog, PrefsStore
+from bot.storage.outage import DatabaseUnavailable
 from bot.text import normalise
 from bot.ui.interaction import mark_saved
 from bot.ui.loop_lag import LoopLag
@@ -110,17 +111,12 @@ class UiContext:
         the table's messages up to date. ``interaction``: the move's or the lobby action's,
         once its private answer is sent (the table's public messages are then its follow-ups,
         outside the bot token's budget)."""
-        if isinstance(change, Played):
-            due = await self.autoplay.after(change.table)
-            await self.reconciler.publish(
-                change.table,
-                events=change.events,
-                actor_id=actor_id,
-                interaction=interaction,
-                deadlines=due,
-            )
-        else:
-            due = await self.autoplay.after(change)
-            await self.reconciler.publish(
-                change, actor_id=actor_id, interaction=interaction, deadlines=due
-            )
+        table = change.table if isinstance(change, Played) else change
+        events = change.events if isinstance(change, Played) else ()
+        try:
+            due = await self.autoplay.after(table)
+        except DatabaseUnavailable:
+            due = None  # armed when the database is back (RummyBot.database_back)
+        await self.reconciler.publish(
+            table, events=events, actor_id=actor_id, interaction=interaction, deadlines=due
+        )

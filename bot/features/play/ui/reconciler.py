@@ -86,6 +86,7 @@ from bot.features.stats.ui import charts
 from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
 from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards
+from bot.storage.outage import DatabaseUnavailable
 from bot.text import normalise, t
 from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone, Unsure
 from bot.ui.global_limit import GlobalLimit
@@ -348,6 +349,11 @@ class Reconciler:
                 self._postpone(tid, self._behind)  # not Discord failing: its budget, spent
             else:
                 self._retry_later(tid, pending, error)
+            return False
+        except DatabaseUnavailable:
+            # Logged once by the store; the table stays marked unpublished, and the database's
+            # return publishes it (heal), as a start-up does.
+            pending.refs = None
             return False
         except Exception as error:
             pending.refs = None
