@@ -113,6 +113,7 @@ async def test_a_full_disk_refuses_a_press_in_one_sentence_and_play_resumes_when
     world: World, disk: LoopDisk, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
+
     async def freed() -> None:
         disk.free()
 
