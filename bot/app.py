@@ -317,12 +317,13 @@ class RummyBot(commands.Bot):
 
     async def database_back(self) -> None:
         """What waited for the database while it was away, once it is back (the store calls
-        it): the results of games that ended then, the deadlines of every open table (computer
+        it): which messages show each table, as this process knows them, the results of games that ended then, the deadlines of every open table (computer
         turns, timers), and every table whose change the channel does not show yet; then the
         deadlines that fell due meanwhile fire. If the database goes away again, its next
         return calls this again."""
         shards = self.settings.shards
         try:
+            await self.reconciler.save_refs()
             await self.tables.record_delayed()
             for record in await self.store.list_active_tables(shards=shards):
                 await self.autoplay.after(await self.tables.load(record.id))

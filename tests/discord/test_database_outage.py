@@ -66,46 +66,48 @@ async def refused_then_played(
     lost_cache: bool = False,
     reads: bool = True,
 ) -> list[str]:
-    """The dealer discards during ``outage`` (twice) and after ``back``; the other player looks
-    at their hand meanwhile, and presses Draw once it is their turn. Returns what the dealer
-    read, in order."""
-    alice, bob = world.players[:2]
+    """The dealer discards; during ``outage`` the other player presses Draw on the table twice
+    and the dealer presses Show my hand; after ``back`` Draw is pressed again, and the dealer's
+    next turn follows. Returns what the player pressing Draw read, in order."""
     await world.open_table("r51", "1v1", 2)
-    game = (await world.table()).require_game()
-    mover = world.member((await world.table()).seats[game.current].user_id)
-    other = bob if mover is alice else alice
+    table = await world.table()
+    game = table.require_game()
+    dealer = world.member(table.user_at(game.current))
+    other = world.member(table.user_at(1 - game.current))
+    await discard(world, dealer, str(game.hands[game.current][0]))  # no draw for the dealer
     version = (await world.table()).record.version
-    card = str(game.hands[game.current][0])  # the dealer starts without drawing
     outage()
-    told = [answer_of(await discard(world, mover, card)) for _ in range(2)]
+    told = [answer_of(await other.click(table_message(world), label="Draw")) for _ in range(2)]
     assert told == [t("error.database")] * 2
     if reads:
         assert (await world.table()).record.version == version  # nothing stored
-    hand = await other.slash(world.channel, "rummy hand")
+    look = await dealer.click(table_message(world), label="Show my hand")
     if reads:  # a full disk or a read-only file still reads
-        assert hand.response is not None and hand.response.attachments, "a read needs no write"
+        shown = [m for m in (look.response, *look.followups) if m and m.attachments]
+        assert shown, "a read needs no write"
     else:
-        assert answer_of(hand) == t("error.database")
+        assert answer_of(look) == t("error.database")
     watch = world.watch
     assert watch is not None
     # A filesystem that failed loses what was not yet on the disk, as a power cut does: the
     # writes that need not wait for it (which messages show the table) are gone, the moves
-    # (each committed with fsync) are not. The next move's publication finds the messages in
-    # the channel again; the watch looks after it.
+    # (each committed with fsync) are not. The bot writes them again once its first write
+    # succeeds; the watch looks after that.
     watch.enabled = not lost_cache
     await back()
-    told.append(answer_of(await discard(world, mover, card)))
+    told.append(answer_of(await other.click(table_message(world), label="Draw")))
     watch.enabled = True
     await watch.check()
     assert (await world.table()).record.version == version + 1
-    assert told[-1] != t("error.database") and "Your hand" in told[-1], told[-1]
-    await other.click(table_message(world), label="Draw")
+    assert "Your hand" in told[-1], told[-1]
+    game = (await world.table()).require_game()
+    await discard(world, other, str(game.hands[game.current][0]))
     assert (await world.table()).record.version == version + 2
     lines = log_lines(caplog)
     assert len(lines) == 2, lines  # once when it went, once when it came back
     assert lines[0].startswith("ERROR bot.storage.outage: The database is unavailable")
     assert "back after" in lines[1], lines
-    print("\n".join(["what the player read, in order:", *told, "the log:", *lines]))
+    print("\n".join(["what the player pressing Draw read:", *told, "the log:", *lines]))
     return told
 
 

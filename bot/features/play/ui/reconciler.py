@@ -255,6 +255,14 @@ class Reconciler:
             await self.publish(record.id)
         return len(records)
 
+    async def save_refs(self) -> None:
+        """Write again what each table's messages show, as this process knows it. After a
+        filesystem failure the last writes that need not wait for the disk (these) may be gone,
+        and the next start-up would look for messages that were replaced."""
+        for pending in list(self._pending.values()):
+            for ref in list((pending.refs or {}).values()):
+                await self.store.set_message_ref(ref)
+
     async def repost(self, table: Table) -> None:
         """Post the table message again at the bottom of the channel (the old one loses its
         buttons), for a table scrolled out of sight."""
