@@ -330,7 +330,7 @@ WORDS: dict[str, str] = {
     # errors
     "error.unexpected": "Something went wrong on our side; nothing was changed. Please try again. (Reference: {ref})",
     "error.saved": "It is done and saved, but something went wrong on our side while answering you; the table in the channel shows it. (Reference: {ref})",
-    "error.database": "The bot cannot reach its game records right now, so nothing was done; please try again in a minute.",
+    "error.database": "The bot's game records are unavailable right now, so nothing was done; please try again in a minute.",
     "error.database_saved": "It is saved, but the bot lost its game records just after; the table in the channel will show it once they are back.",
     "error.database_unsure": "The bot lost its game records while saving this; if it counted, the table in the channel will show it once they are back.",
     "error.member_not_found": "I cannot find the member {value} in this server; choose someone from the list Discord offers.",
