@@ -26,6 +26,8 @@ from bot.features.play.autoplay import Autoplay
 from bot.features.play.tables import Table, TableService
 from bot.features.play.ui.context import UiContext
 from bot.features.play.ui.reconciler import Reconciler
+from bot.features.puzzles.service import PuzzleService
+from bot.features.puzzles.ui import PuzzlePoster, bound_puzzle_items
 from bot.features.seasons.service import SeasonService
 from bot.features.seasons.ui.answers import StandingsPoster
 from bot.features.stats.service import StatsService
@@ -193,6 +195,9 @@ class RummyBot(commands.Bot):
             store, clock=BOT_CLOCK, post=StandingsPoster(self, store, self.drawer), shards=settings.shards
         )
         self.stats.after_rated = self.seasons.note_game
+        poster = PuzzlePoster(self, store, self.drawer)
+        self.puzzles = PuzzleService(store, post=poster, clock=BOT_CLOCK, shards=settings.shards)
+        poster.answer = bound_puzzle_items(self.puzzles)[0]
         self.ui = UiContext(
             self.tables,
             store,
@@ -202,6 +207,7 @@ class RummyBot(commands.Bot):
             self.seasons,
             self.replay_drawer,
             self.lag,
+            self.puzzles,
         )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
         store.health.on_recovery = self.database_back
@@ -242,6 +248,9 @@ class RummyBot(commands.Bot):
         self.autoplay.start()
         # Seasons that ended while the bot was down are announced now, once.
         self.seasons.start()
+        # A puzzle due while the bot was down is posted now, once; one made but not posted too.
+        await self.puzzles.resend_unsent()
+        self.puzzles.start()
         self.memory.start()
 
     async def release_memory(self) -> None:
@@ -346,6 +355,7 @@ class RummyBot(commands.Bot):
             await self.memory.stop()
             await self.autoplay.close()
             await self.seasons.close()
+            await self.puzzles.close()
             await self.reconciler.close()
             if self.inflight.active:
                 log.info("Waiting for %d move(s) in progress", self.inflight.active)

@@ -22,6 +22,8 @@ from bot.features.play.ui.lobby import LobbyHandlers
 from bot.features.play.ui.play import PlayHandlers
 from bot.features.play.ui.routes import make_router
 from bot.features.play.ui.widgets import bound_items
+from bot.features.puzzles import commands as puzzles
+from bot.features.puzzles.ui import bound_puzzle_items
 from bot.features.replays import commands as replays
 from bot.features.seasons import commands as seasons
 from bot.features.seasons.ui.answers import bound_season_button
@@ -36,7 +38,7 @@ SURFACE: tuple[tuple[str, tuple[Leaves, ...]], ...] = (
     ("rummy", (play.table_commands,)),
     ("rummy-stats", (stats.commands, seasons.commands, replays.commands)),
     ("rummy-learn", (play.learn_commands,)),
-    ("rummy-settings", (play.settings_commands, defaults.commands)),
+    ("rummy-settings", (play.settings_commands, defaults.commands, puzzles.commands)),
 )
 
 
@@ -49,6 +51,7 @@ async def setup(bot: commands.Bot) -> None:
         *bound_items(make_router(LobbyHandlers(ui), PlayHandlers(ui))),
         bound_page_button(ui.stats),
         bound_season_button(ui.seasons),
+        *(bound_puzzle_items(ui.puzzles) if ui.puzzles is not None else ()),
     )
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -1246,8 +1246,11 @@ def going_out(
     freed: bool = False,
     taken: Card | None = None,
     threshold: int = 0,
+    discards: Collection[Face] | None = None,
 ) -> GoOutPlan | None:
     """A way to go out this turn with ``hand`` (after the draw), or None when there is none.
+    ``discards``: only plans ending with a discard of one of these faces (a puzzle's answers
+    are the discards that go out).
 
     Atlas variants lay everything but one card (new melds, plus lay-offs on ``table`` except in
     Simple) and discard the last card; Basic may also lay the whole hand (``discard=None``, tried
@@ -1356,11 +1359,13 @@ def going_out(
             discard = rest[0]  # the exact copy left over (the twin of a face may have been laid)
         return GoOutPlan(tuple(melds), tuple(lays), discard)
 
-    if not rules.is_atlas:
+    if not rules.is_atlas and discards is None:
         plan = attempt(None)
         if plan is not None:
             return plan
     for discard in _discard_order(cards, taken, rules):
+        if discards is not None and discard.face not in discards:
+            continue
         plan = attempt(discard)
         if plan is not None:
             return plan

@@ -498,3 +498,44 @@ class SeasonRecord:
     length: str
     channel_id: int | None = None
     posted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRecord:
+    """A server's puzzle of one day (``day``: YYYY-MM-DD, UTC). ``snapshot`` is a stand-in
+    game holding only what the mover (``seat``) saw, as JSON; ``credit`` names the game it came
+    from ("Alice vs Bob, round 3"), None for a simulated one; ``message_id`` is its post."""
+
+    guild_id: int
+    day: str
+    kind: str
+    puzzle_key: str
+    seat: int
+    snapshot: str
+    credit: str | None = None
+    channel_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleSchedule:
+    """Where and when a server's daily puzzle is posted: ``hour`` o'clock UTC, from ``since``
+    (when a manager set it: an hour before that is no missed post)."""
+
+    guild_id: int
+    channel_id: int
+    hour: int
+    since: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAnswer:
+    """A player's answer to a server's puzzle of a day (the first one counts)."""
+
+    guild_id: int
+    day: str
+    user_id: int
+    answer: str
+    solved: bool
+    answered_at: datetime
+

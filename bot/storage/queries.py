@@ -29,6 +29,8 @@ from bot.storage.base import (
     NewTable,
     PlayerPrefs,
     PlayerStats,
+    PuzzleAnswer,
+    PuzzleRecord,
     RatingChange,
     RatingKey,
     SeasonRecord,
@@ -105,6 +107,8 @@ PLAYER_STATS = StatsTable("player_stats", PlayerStats, key=("scope", "family", "
 #: One rated game's rating change (its scope, family and user are the key's).
 RATING_HISTORY = Table("rating_history", RatingChange)
 SEASONS = Table("seasons", SeasonRecord, times=("starts_at", "ends_at"), flags=("posted",))
+PUZZLES = Table("puzzles", PuzzleRecord)
+PUZZLE_ANSWERS = Table("puzzle_answers", PuzzleAnswer, times=("answered_at",), flags=("solved",))
 
 
 #: When a person (not a computer, not a timer) last made a move at table ?.

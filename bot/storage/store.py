@@ -44,6 +44,9 @@ from bot.storage.base import (
     NewTable,
     PlayerPrefs,
     PlayerStats,
+    PuzzleAnswer,
+    PuzzleRecord,
+    PuzzleSchedule,
     Rater,
     RatingChange,
     RatingKey,
@@ -72,6 +75,8 @@ from bot.storage.queries import (
     NEW_TABLES,
     PLAYER_STATS,
     PREFS,
+    PUZZLE_ANSWERS,
+    PUZZLES,
     RATING_HISTORY,
     SEASONS,
     SEATS,
@@ -840,6 +845,86 @@ class SqlStore(ABC):
             guild_id, self._time(starts_at),
         )  # fmt: skip
         return bool(rows)
+
+
+    # --- the puzzle of the day -----------------------------------------------------------------
+
+    async def puzzle_guilds(self, shards: Shards | None = None) -> list[PuzzleSchedule]:
+        where, params = _shard_filter("c.guild_id", shards)
+        rows = await self._rows(
+            "SELECT c.guild_id, c.value, h.value, s.value FROM guild_settings AS c "
+            "JOIN guild_settings AS h ON h.guild_id = c.guild_id AND h.key = 'puzzle.hour' "
+            "JOIN guild_settings AS s ON s.guild_id = c.guild_id AND s.key = 'puzzle.since' "
+            f"WHERE c.key = 'puzzle.channel'{where}",
+            *params,
+        )
+        return [
+            PuzzleSchedule(int(r[0]), int(r[1]), int(r[2]), datetime.fromisoformat(str(r[3])))
+            for r in rows
+        ]
+
+    async def add_puzzle(self, puzzle: PuzzleRecord) -> bool:
+        insert = PUZZLES.insert(
+            [puzzle], self._time, then="ON CONFLICT (guild_id, day) DO NOTHING RETURNING day"
+        )
+        return bool(await self._run(one(insert), write=True, isolated=False))
+
+    async def set_puzzle_message(
+        self, guild_id: int, day: str, channel_id: int, message_id: int
+    ) -> None:
+        await self._change(
+            "UPDATE puzzles SET channel_id = ?, message_id = ? WHERE guild_id = ? AND day = ?",
+            channel_id, message_id, guild_id, day,
+        )  # fmt: skip
+
+    async def get_puzzle(self, guild_id: int, day: str) -> PuzzleRecord | None:
+        row = await self._first(
+            f"SELECT {PUZZLES.columns()} FROM puzzles WHERE guild_id = ? AND day = ?",
+            guild_id, day,
+        )  # fmt: skip
+        return None if row is None else PUZZLES.from_row(row, self._moment)
+
+    async def recent_puzzles(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
+        rows = await self._rows(
+            f"SELECT {PUZZLES.columns()} FROM puzzles WHERE guild_id = ? "
+            "ORDER BY day DESC LIMIT ?",
+            guild_id, limit,
+        )  # fmt: skip
+        return [PUZZLES.from_row(r, self._moment) for r in rows]
+
+    async def add_puzzle_answer(self, answer: PuzzleAnswer) -> bool:
+        insert = PUZZLE_ANSWERS.insert(
+            [answer],
+            self._time,
+            then="ON CONFLICT (guild_id, day, user_id) DO NOTHING RETURNING day",
+        )
+        return bool(await self._run(one(insert), write=True, isolated=False))
+
+    async def puzzle_answers(self, guild_id: int, day: str) -> tuple[int, int]:
+        row = await self._first(
+            f"SELECT COUNT(*), SUM(CASE WHEN solved = {self.TRUE} THEN 1 ELSE 0 END) "
+            "FROM puzzle_answers WHERE guild_id = ? AND day = ?",
+            guild_id, day,
+        )  # fmt: skip
+        return (int(row[1] or 0), int(row[0] or 0)) if row else (0, 0)
+
+    async def player_puzzle_days(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[tuple[str, bool]]:
+        rows = await self._rows(
+            "SELECT day, solved FROM puzzle_answers WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY day DESC LIMIT ?",
+            guild_id, user_id, limit,
+        )  # fmt: skip
+        return [(str(r[0]), bool(r[1])) for r in rows]
+
+    async def finished_tables(self, guild_id: int, limit: int) -> list[TableRecord]:
+        rows = await self._rows(
+            f"SELECT {TABLES.columns()} FROM tables WHERE guild_id = ? AND status = 'finished' "
+            "ORDER BY finished_at DESC LIMIT ?",
+            guild_id, limit,
+        )  # fmt: skip
+        return [self._table(r) for r in rows]
 
 
 #: Everything the bot persists: the one store class over both drivers, which implements every

@@ -34,6 +34,7 @@ def shadow_game(view: PlayerView) -> Game:
         seed="shadow",
         first_dealer=view.dealer,
         first_deal=None,
+        origin=None,
         phase=view.phase,
         round_no=view.round_no,
         dealer=view.dealer,

@@ -309,6 +309,38 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         ),
         m13_seasons.postgres_step,
     ),
+    Migration(
+        14,
+        SQLITE_MIGRATIONS[13].description,
+        (
+            """
+            CREATE TABLE puzzles (
+                guild_id    BIGINT  NOT NULL,
+                day         TEXT    NOT NULL,
+                kind        TEXT    NOT NULL,
+                puzzle_key  TEXT    NOT NULL,
+                seat        INTEGER NOT NULL,
+                snapshot    TEXT    NOT NULL,
+                credit      TEXT,
+                channel_id  BIGINT,
+                message_id  BIGINT,
+                PRIMARY KEY (guild_id, day)
+            )
+            """,
+            """
+            CREATE TABLE puzzle_answers (
+                guild_id    BIGINT      NOT NULL,
+                day         TEXT        NOT NULL,
+                user_id     BIGINT      NOT NULL,
+                answer      TEXT        NOT NULL,
+                solved      BOOLEAN     NOT NULL,
+                answered_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (guild_id, day, user_id)
+            )
+            """,
+            "CREATE INDEX puzzle_answers_player ON puzzle_answers (guild_id, user_id, day)",
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version

@@ -331,6 +331,42 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         m13_seasons.sqlite_step,
     ),
+    Migration(
+        14,
+        "the puzzle of the day: each server's puzzles and its players' answers",
+        (
+            # One row per server and day (``day``: YYYY-MM-DD, UTC), inserted when the day's
+            # puzzle is made, so it is made once; ``snapshot`` is a stand-in game with only what
+            # the mover saw (the puzzle is judged on it), ``message_id`` the post once sent.
+            """
+            CREATE TABLE puzzles (
+                guild_id    INTEGER NOT NULL,
+                day         TEXT    NOT NULL,
+                kind        TEXT    NOT NULL,
+                puzzle_key  TEXT    NOT NULL,
+                seat        INTEGER NOT NULL,
+                snapshot    TEXT    NOT NULL,
+                credit      TEXT,
+                channel_id  INTEGER,
+                message_id  INTEGER,
+                PRIMARY KEY (guild_id, day)
+            ) WITHOUT ROWID
+            """,
+            # One answer per player and puzzle: the first counts.
+            """
+            CREATE TABLE puzzle_answers (
+                guild_id    INTEGER NOT NULL,
+                day         TEXT    NOT NULL,
+                user_id     INTEGER NOT NULL,
+                answer      TEXT    NOT NULL,
+                solved      INTEGER NOT NULL CHECK (solved IN (0, 1)),
+                answered_at TEXT    NOT NULL,
+                PRIMARY KEY (guild_id, day, user_id)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX puzzle_answers_player ON puzzle_answers (guild_id, user_id, day)",
+        ),
+    ),
 )
 
 LATEST_VERSION: int = MIGRATIONS[-1].version

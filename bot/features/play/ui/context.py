@@ -14,6 +14,7 @@ from bot.features.defaults.store import TableDefaultsStore
 from bot.features.play.autoplay import Autoplay
 from bot.features.play.tables import Played, Table, TableService
 from bot.features.play.ui.reconciler import Reconciler
+from bot.features.puzzles.service import PuzzleService
 from bot.features.seasons.service import SeasonService
 from bot.features.stats.service import StatsService
 from bot.render.drawing import Drawer
@@ -66,6 +67,8 @@ class UiContext:
     replay_drawer: Drawer | None = None
     #: How far behind the event loop is (None: not watched, answers as when it is not).
     lag: LoopLag | None = None
+    #: The puzzle of the day (None: a context built without it, in some tests).
+    puzzles: PuzzleService | None = None
     #: The moves carried at once (see MOVES_AT_ONCE).
     moves: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MOVES_AT_ONCE))
 
