@@ -27,7 +27,7 @@ from bot.features.play.tables import Table, TableService
 from bot.features.play.ui.context import UiContext
 from bot.features.play.ui.reconciler import Reconciler
 from bot.features.puzzles.service import PuzzleService
-from bot.features.puzzles.ui import PuzzlePoster, bound_puzzle_items
+from bot.features.puzzles.ui.answers import PuzzlePoster, bound_puzzle_items
 from bot.features.seasons.service import SeasonService
 from bot.features.seasons.ui.answers import StandingsPoster
 from bot.features.stats.service import StatsService

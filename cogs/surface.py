@@ -23,7 +23,7 @@ from bot.features.play.ui.play import PlayHandlers
 from bot.features.play.ui.routes import make_router
 from bot.features.play.ui.widgets import bound_items
 from bot.features.puzzles import commands as puzzles
-from bot.features.puzzles.ui import bound_puzzle_items
+from bot.features.puzzles.ui.answers import bound_puzzle_items
 from bot.features.replays import commands as replays
 from bot.features.seasons import commands as seasons
 from bot.features.seasons.ui.answers import bound_season_button

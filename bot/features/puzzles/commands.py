@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.features.play.ui.context import UiContext
-from bot.features.puzzles import ui as puzzles
+from bot.features.puzzles.ui import answers as puzzles
 from bot.ui.commands import Leaf, leaf
 
 

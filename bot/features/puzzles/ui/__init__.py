@@ -1,0 +1,1 @@
+"""The puzzle of the day's Discord answers."""
