@@ -134,3 +134,4 @@ def test_any_found_puzzle_judges_its_own_solution_right(seed: int, kind: PuzzleK
     else:
         assert puzzle.answers and all(judge(puzzle, [f]).right for f in puzzle.answers)
         assert len(puzzle.answers) < len({c.face for c in puzzle.view.hand})
+

@@ -33,7 +33,7 @@ SIMULATED_RULES = Rules(Variant.R51, 4)
 MAX_GAMES = 200
 #: CPU seconds the day's kind may take before the day falls back to FALLBACK, which is found at
 #: once (keeps a day's puzzle under the 2 s budget however its games go).
-SEARCH_SECONDS = 1.5
+SEARCH_SECONDS = 1.2
 FALLBACK = PuzzleKind.SAFE_DISCARD
 
 
