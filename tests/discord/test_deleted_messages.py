@@ -135,3 +135,34 @@ async def test_a_first_pass_after_a_crash_sweeps_a_past_turns_notice(
     assert await recorded(world, TURN) == notice.id
     (table_message,) = live_buttons(world)
     assert f"<@{alice.user.id}> to play: draw a card." in table_message.content
+
+
+async def test_a_deletion_during_a_moves_publication_leaves_one_table_message(
+    world: World,
+) -> None:
+    """A moderator deletes the table message while a discard's pass is posting its successor:
+    the pass goes on, and the deletion's own pass finds the new message shown; one table
+    message, recorded, one notice."""
+    bob = await a_game_under_way(world)
+    (shown,) = live_buttons(world)
+    reconciler = world.bot.reconciler
+    follow_up = reconciler._follow_up
+    moderated: list[int] = []
+
+    async def deleted_meanwhile(*args: Any, **kwargs: Any) -> int | None:
+        if not moderated:  # the table's follow-up, about to be posted
+            moderated.append(shown.id)
+            world.env.backend.delete_message(world.channel.id, shown.id)  # the gateway tells
+        return await follow_up(*args, **kwargs)
+
+    await bob.slash(world.channel, "rummy draw")
+    reconciler._follow_up = deleted_meanwhile  # type: ignore[method-assign]
+    await bob.slash(world.channel, "rummy discard", card="2s")
+    reconciler._follow_up = follow_up  # type: ignore[method-assign]
+    assert moderated == [shown.id]
+
+    (table_message,) = live_buttons(world)
+    assert table_message.id != shown.id
+    assert await recorded(world, TABLE) == table_message.id
+    (notice,) = notices(world)
+    assert await recorded(world, TURN) == notice.id
