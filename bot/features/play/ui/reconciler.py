@@ -320,7 +320,8 @@ class Reconciler:
         for record in records:
             pending = self._pending.setdefault(record.id, _Pending())
             try:
-                ref = (await self._refs(record.id, pending)).get(TABLE)
+                async with pending.lock:  # a pass may be reading them too
+                    ref = (await self._refs(record.id, pending)).get(TABLE)
                 if ref is None:
                     continue
                 try:
