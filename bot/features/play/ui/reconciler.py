@@ -29,6 +29,9 @@ A follow-up carries no nonce, so the first pass of a table in a process (after a
 failure) reads the channel's last messages: a table message or a notice posted just before a
 crash and not recorded is adopted. A follow-up Discord failed (a 5xx, a dropped connection)
 may have been made all the same: it is looked for in the same way before it is posted again.
+A table message or notice someone else deleted (a moderator; the gateway tells, see
+``Reconciler.deleted``, or the start-up look finds it gone, see ``Reconciler.look``) is posted
+again at once by a pass of its table.
 
 At that limit (a global 429, see bot/ui/global_limit.py) a pass leaves the hand DMs for later:
 the table message and the notice go out, the table stays marked unpublished, and one catch-up
