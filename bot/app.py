@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -67,19 +67,42 @@ def make_intents() -> discord.Intents:
     """The gateway intents the bot asks for: the defaults, no privileged ones.
 
     The bot works with slash commands, buttons and select menus only, so it needs
-    neither message content, nor the member list, nor presences; nor message, typing and
-    reaction events: without them Discord does not send the bot an event for every message,
-    its own included, in every channel of every server (parsing those was a fifth of a move's
-    CPU under load).
+    neither message content, nor the member list, nor presences; nor typing and reaction
+    events, nor direct messages' events. It takes the servers' message events for one of them:
+    a message deleted (a moderator deleting a table message, which is posted again at once).
+    Discord then sends an event for every message created or edited too, the bot's own
+    included, in every channel of every server: :func:`hear_deletions` leaves those unparsed
+    (parsing them was a fifth of a move's CPU under load).
     """
     intents = discord.Intents.default()
     intents.message_content = False
     intents.members = False
     intents.presences = False
     intents.messages = False
+    intents.guild_messages = True
     intents.typing = False
     intents.reactions = False
     return intents
+
+
+#: Gateway events the bot receives (with the servers' message events) and never reads.
+UNREAD_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
+
+
+def _unread(data: Any) -> None:
+    """A gateway event left as it came: nothing is built from it, nothing dispatched."""
+
+
+def hear_deletions(client: discord.Client, deleted: Callable[[Sequence[int]], None]) -> None:
+    """Route the gateway's message deletions to ``deleted`` (the ids) and leave every created
+    or edited message unparsed: the client's own parsers (``ConnectionState.parsers``, which
+    its gateway looks events up in) are replaced for these events, so a message event costs
+    the gateway's decoding only, neither a Message nor a dispatched event."""
+    parsers = client._connection.parsers
+    for event in UNREAD_EVENTS:
+        parsers[event] = _unread
+    parsers["MESSAGE_DELETE"] = lambda data: deleted((int(data["id"]),))
+    parsers["MESSAGE_DELETE_BULK"] = lambda data: deleted([int(i) for i in data["ids"]])
 
 
 def required_permissions() -> discord.Permissions:
@@ -181,6 +204,7 @@ class RummyBot(commands.Bot):
         self.reconciler = Reconciler(
             self, store, self.tables, gate=self.inflight, drawer=self.drawer, limit=limit
         )
+        hear_deletions(self, self.reconciler.deleted)
         self.memory = MemoryKeeper(self.inflight, self.release_memory)
         self.autoplay = Autoplay(
             self.tables,
@@ -322,6 +346,8 @@ class RummyBot(commands.Bot):
             await self.autoplay.after(table)
         healed = await self.reconciler.heal(shards)
         log.info("Re-published %d table(s) with changes not yet shown", healed)
+        # a table message deleted while the bot was down is posted again (in the background)
+        self.reconciler.look(records)
         return records
 
     async def database_back(self) -> None:

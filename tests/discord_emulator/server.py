@@ -619,6 +619,17 @@ class DiscordEmulator:
             self.dm_channels[user.id] = channel_id = channel.id
         return self.channels[channel_id]
 
+    async def delete_message(self, message: StoredMessage) -> None:
+        """Delete ``message`` as a moderator would (not through the bot): gone from the channel,
+        and MESSAGE_DELETE sent to the sessions with the intent, as Discord does."""
+        message.deleted = True
+        self._notify()
+        await self._dispatch_quiet(
+            "MESSAGE_DELETE",
+            {"id": str(message.id), "channel_id": str(message.channel_id)}
+            | ({"guild_id": str(message.guild_id)} if message.guild_id else {}),
+        )
+
     def forbid_dms(self, user: EmuUser, forbidden: bool = True) -> None:
         """Make the bot's DMs to ``user`` fail with 403 / code 50007 (closed DMs)."""
         (self.dm_forbidden.add if forbidden else self.dm_forbidden.discard)(user.id)
@@ -1461,14 +1472,11 @@ class DiscordEmulator:
         if request.method == "GET":
             return _json_response(message.payload(self.users))
         if request.method == "DELETE":
-            message.deleted = True
-            self._notify()
-            if not message.ephemeral:
-                await self._dispatch_quiet(
-                    "MESSAGE_DELETE",
-                    {"id": str(message.id), "channel_id": str(message.channel_id)}
-                    | ({"guild_id": str(message.guild_id)} if message.guild_id else {}),
-                )
+            if message.ephemeral:
+                message.deleted = True
+                self._notify()
+            else:
+                await self.delete_message(message)
             return web.Response(status=204)
         if bot_author_only and message.author_id != self.bot_user.id:
             raise EmulatorHTTPError(403, 50005, "Cannot edit a message authored by another user")

@@ -29,6 +29,9 @@ A follow-up carries no nonce, so the first pass of a table in a process (after a
 failure) reads the channel's last messages: a table message or a notice posted just before a
 crash and not recorded is adopted. A follow-up Discord failed (a 5xx, a dropped connection)
 may have been made all the same: it is looked for in the same way before it is posted again.
+A table message or notice someone else deleted (a moderator; the gateway tells, see
+``Reconciler.deleted``, or the start-up look finds it gone, see ``Reconciler.look``) is posted
+again at once by a pass of its table.
 
 At that limit (a global 429, see bot/ui/global_limit.py) a pass leaves the hand DMs for later:
 the table message and the notice go out, the table stays marked unpublished, and one catch-up
@@ -85,7 +88,14 @@ from bot.features.play.ui.threads import (
 from bot.features.stats.ui import charts
 from bot.render.drawing import Drawer
 from bot.services.inflight import InFlight, ShuttingDown
-from bot.storage import CLOSED_STATUSES, Deadline, MessageRef, PlayerPrefs, Shards
+from bot.storage import (
+    CLOSED_STATUSES,
+    Deadline,
+    MessageRef,
+    PlayerPrefs,
+    Shards,
+    TableRecord,
+)
 from bot.storage.outage import DatabaseUnavailable
 from bot.text import normalise, t
 from bot.ui.courier import TOKEN_LIFE, Courier, TokenGone, Unsure
@@ -98,6 +108,7 @@ log = logging.getLogger(__name__)
 
 TABLE, TURN = "table", "turn"
 DM_CLOSED = 50007
+UNKNOWN_MESSAGE = 10008
 NO_PINGS = discord.AllowedMentions.none()
 #: Waits before a pass that failed (Discord down, missing permission) is tried again; after the
 #: last one, the next change to the table or the next start-up tries again.
@@ -111,6 +122,9 @@ LOOKBACK = 10
 CATCHERS = 16
 #: The buttons a round summary keeps: a message with only these is not a table message.
 SUMMARY_ACTIONS = frozenset({Action.REVIEW, Action.REPLAY})
+#: How many of its own deletions the bot remembers until Discord's gateway tells of them (see
+#: Reconciler.deleted): more than the deletions of a burst of moves in flight at once.
+OWN_DELETIONS = 4096
 
 
 def hand_kind(seat: int) -> str:
@@ -163,6 +177,9 @@ class _Pending:
     stale: list[tuple[MessageRef, tuple[Courier, int] | None]] = field(default_factory=list)
     #: Per seat, what its hand DM's last draft was made of and its stamp (see hand_inputs).
     hands: dict[int, tuple[tuple[object, ...], str]] = field(default_factory=dict)
+    #: Messages of the table that someone else deleted (a moderator; seen by the gateway or
+    #: the start-up look): the next pass posts them again instead of trusting their stamps.
+    gone: set[int] = field(default_factory=set)
 
     seen: tuple[int, int] = (-1, -1)
 
@@ -212,6 +229,11 @@ class Reconciler:
         #: Turn reminders that waited for the global limit, oldest first, and their sender.
         self._reminders: list[tuple[Table, int, datetime]] = []
         self._reminding: asyncio.Task[None] | None = None
+        #: Messages the bot deleted itself, until the gateway tells of it (oldest first; a
+        #: dict as an ordered set), and the passes that repost a message someone deleted.
+        self._deleting: dict[int, None] = {}
+        self._reposts: set[asyncio.Task[None]] = set()
+        self._looking: asyncio.Task[None] | None = None
 
     # -- entry points ---------------------------------------------------------------------------
 
@@ -275,7 +297,73 @@ class Reconciler:
         pending.offer(table, (), None)
         await self.publish(table.id)
 
+    def deleted(self, message_ids: Sequence[int]) -> None:
+        """Discord's gateway says these messages were deleted (MESSAGE_DELETE or
+        MESSAGE_DELETE_BULK). The bot's own deletions are expected; a table's current table
+        message or turn notice deleted by someone else (a moderator) is posted again at once,
+        by a pass of its own (which waits for a pass in progress, so a deletion during a move's
+        publication never makes two table messages). Anything else costs nothing: no store
+        read, no Discord call."""
+        for message_id in message_ids:
+            if message_id in self._deleting:
+                del self._deleting[message_id]
+                continue
+            for tid, pending in self._pending.items():
+                refs = pending.refs
+                if refs is None or not any(
+                    (ref := refs.get(kind)) is not None and ref.message_id == message_id
+                    for kind in (TABLE, TURN)
+                ):
+                    continue
+                log.info("table %s: its message %s was deleted; posting it again", tid, message_id)
+                pending.gone.add(message_id)
+                task = asyncio.create_task(self.publish(tid), name=f"repost-{tid}")
+                self._reposts.add(task)
+                task.add_done_callback(self._reposts.discard)
+                break
+
+    def look(self, records: Sequence[TableRecord]) -> None:
+        """At start-up, see that each open table's recorded table message still exists (one
+        bot-token call each, paced behind the tables in play): one deleted while the bot was
+        down is posted again at once. Runs in the background."""
+        self._looking = asyncio.create_task(self._look(records), name="look")
+
+    async def _look(self, records: Sequence[TableRecord]) -> None:
+        for record in records:
+            pending = self._pending.setdefault(record.id, _Pending())
+            try:
+                async with pending.lock:  # a pass may be reading them too
+                    ref = (await self._refs(record.id, pending)).get(TABLE)
+                if ref is None:
+                    continue
+                try:
+                    with later():
+                        await self.client.http.get_message(ref.channel_id, ref.message_id)
+                except discord.NotFound as error:
+                    if error.code != UNKNOWN_MESSAGE:
+                        continue  # its channel is gone: the table's next pass closes it
+                    log.info("table %s: its table message is gone; posting it again", record.id)
+                    pending.gone.add(ref.message_id)
+                    await self.publish(record.id)
+            except (ShuttingDown, DatabaseUnavailable):
+                return  # (the database's return heals what changed; its log said it once)
+            except DISCORD_FAILURES as error:
+                log.warning("table %s: could not look at its table message (%s)", record.id, error)
+            except Exception:
+                log.exception("table %s: looking at its table message failed", record.id)
+
+    def _own(self, message_id: int) -> None:
+        """Note a deletion of the bot's own, so that its gateway echo is not taken for a
+        moderator's (see :meth:`deleted`)."""
+        self._deleting[message_id] = None
+        if len(self._deleting) > OWN_DELETIONS:
+            del self._deleting[next(iter(self._deleting))]
+
     async def close(self) -> None:
+        if self._looking is not None:
+            self._looking.cancel()
+        for task in self._reposts:
+            task.cancel()
         for pending in self._pending.values():
             if pending.retry is not None:
                 pending.retry.cancel()
@@ -345,10 +433,13 @@ class Reconciler:
                 fresh = pending.refs is None
                 refs = await self._refs(tid, pending)
                 step = _Step(refs, events, actor_id, deadlines, pending, fresh, interaction)
+                # deletions of messages no longer shown (replaced before the gateway told)
+                seen = set(pending.gone)
                 try:
                     table = await self._bring(table, step)
                 except discord.HTTPException as error:
                     table = await self._recover(table, step, error)
+                pending.gone -= seen
         except ShuttingDown:
             return False
         except DISCORD_FAILURES as error:
@@ -611,6 +702,12 @@ class Reconciler:
         courier = self._courier(table, pending)
         moved = pending.table_turn not in (None, turn)
         pending.table_turn = turn
+        if ref is not None and ref.message_id in pending.gone:
+            # deleted by someone else (a moderator): posted anew, as when an edit finds it gone
+            pending.gone.discard(ref.message_id)
+            pending.table_by = None
+            await self._post_table(table, draft, courier, pending, edited, gone=ref.message_id)
+            return
         if ref is not None and moved and turn is not None and courier is not None:
             # the new one first: if Discord fails in between, the channel still shows a table
             pending.stale.append((ref, pending.table_by))
@@ -635,10 +732,13 @@ class Reconciler:
         courier: Courier | None,
         pending: _Pending,
         edited: list[MessageRef],
+        *,
+        gone: int = 0,
     ) -> None:
         """As a follow-up of ``courier`` while it lives, recorded with the pass's other
         stamps (a follow-up has no nonce: a first pass after a crash adopts one left
-        unrecorded, see :meth:`_recent`); else with the bot token, recorded at once."""
+        unrecorded, see :meth:`_recent`); else with the bot token, recorded at once (``gone``:
+        the deleted message it replaces, whose nonce Discord must not match)."""
         shown = {ref.message_id for ref, _ in pending.stale}
 
         def posted(message: discord.Message) -> bool:
@@ -646,7 +746,7 @@ class Reconciler:
 
         message_id = await self._follow_up(table, courier, pending, draft, found=posted)
         if courier is None or message_id is None:
-            await self._post(table, TABLE, draft, self._channel(table))
+            await self._post(table, TABLE, draft, self._channel(table), again=gone)
             return
         revision = table.record.revision
         ref = MessageRef(table.id, TABLE, table.home, message_id, draft.stamp, revision)
@@ -733,12 +833,16 @@ class Reconciler:
         follow-up's reference is stored with the pass's other stamps, without waiting for the
         fsync: if it is lost, the next first pass finds the notice in the channel."""
         wanted, ref = turn_key(table), refs.get(TURN)
-        if ref is not None and ref.stamp == wanted:
-            return
         pending = how.pending
+        # deleted by someone else (a moderator): posted again, without pinging the player twice
+        gone = 0 if ref is None or ref.message_id not in pending.gone else ref.message_id
+        pending.gone.discard(gone)
+        if ref is not None and ref.stamp == wanted and not gone:
+            return
+        pinged = bool(gone) and ref is not None and ref.stamp == wanted
         if ref is not None:
             # after a restart, one the crashed process deleted already is not deleted again
-            if how.recent is None or _may_exist(ref, how.recent):
+            if not gone and (how.recent is None or _may_exist(ref, how.recent)):
                 await self._delete(ref, pending.notice_by)
             pending.notice_by = None
         text = turn_notice_text(table, locale) if wanted is not None else None
@@ -751,7 +855,7 @@ class Reconciler:
         user = table.user_at(table.require_game().current)
         pings = (
             discord.AllowedMentions(users=[discord.Object(user)])
-            if user is not None and user != how.actor_id
+            if user is not None and user != how.actor_id and not pinged
             else NO_PINGS
         )
         assert text is not None
@@ -768,7 +872,7 @@ class Reconciler:
             found=lambda message: message.content == draft.content,
         )
         if courier is None or message_id is None:
-            await self._post(table, TURN, draft, self._channel(table), mentions=pings)
+            await self._post(table, TURN, draft, self._channel(table), mentions=pings, again=gone)
             return
         pending.notice_by = (courier, message_id)
         revision = table.record.revision
@@ -777,6 +881,7 @@ class Reconciler:
     async def _delete(self, ref: MessageRef, by: tuple[Courier, int] | None) -> None:
         """Through the token that posted it while it lives, else with the bot token."""
         courier = _by(by, ref)
+        self._own(ref.message_id)
         with contextlib.suppress(discord.NotFound):
             if courier is not None:
                 with contextlib.suppress(TokenGone):
@@ -810,6 +915,7 @@ class Reconciler:
         if strays:
             await self._adopt_table(table, ref, strays[0], recent)
         for message in strays[1:]:
+            self._own(message.id)
             with contextlib.suppress(discord.NotFound):
                 await message.delete()
         return recent
@@ -829,6 +935,7 @@ class Reconciler:
         await self._record(adopted)
         if old is None or not _may_exist(old, recent):
             return
+        self._own(old.message_id)
         with contextlib.suppress(discord.NotFound):
             await self._message(old).delete()
 
@@ -850,6 +957,7 @@ class Reconciler:
         for message in recent:
             mine = me is not None and message.author.id == me.id
             if mine and message.id != skip and message.content in stale:
+                self._own(message.id)
                 with contextlib.suppress(discord.NotFound):
                     await message.delete()
 
@@ -1106,14 +1214,17 @@ class Reconciler:
         channel: discord.abc.Messageable,
         *,
         mentions: discord.AllowedMentions = NO_PINGS,
+        again: int = 0,
     ) -> None:
         """Send a new message and record it at once (a crash after the send is covered by the
-        nonce, which makes Discord return the first message instead of a second one)."""
+        nonce, which makes Discord return the first message instead of a second one). ``again``:
+        a deleted message of the same stamp that this one replaces (another nonce)."""
         files = await draft.files(self.pictures)
+        stamp = f"{draft.stamp}:{again}" if again else draft.stamp
         message = await channel.send(
             draft.content,
             allowed_mentions=mentions,
-            nonce=nonce_for(table.id, kind, draft.stamp),
+            nonce=nonce_for(table.id, kind, stamp),
             files=files or discord.utils.MISSING,
             view=draft.view or discord.utils.MISSING,
         )
