@@ -309,6 +309,23 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         ),
         m13_seasons.postgres_step,
     ),
+    Migration(
+        14,
+        SQLITE_MIGRATIONS[13].description,
+        (
+            """
+            CREATE TABLE lesson_progress (
+                user_id     BIGINT  PRIMARY KEY,
+                chapter     TEXT    NOT NULL,
+                item        INTEGER NOT NULL DEFAULT 0,
+                misses      INTEGER NOT NULL DEFAULT 0,
+                answered    INTEGER NOT NULL DEFAULT 0 CHECK (answered IN (0, 1, 2)),
+                finished    TEXT    NOT NULL DEFAULT '',
+                step        INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+        ),
+    ),
 )
 
 PG_LATEST_VERSION: int = PG_MIGRATIONS[-1].version
