@@ -124,7 +124,7 @@ class LessonService:
         exercise = current_exercise(progress)
         if exercise is None or progress.answered != OPEN:
             raise Refusal("learn.old_message")
-        verdict = exercise.check(arg)
+        verdict = exercise.check(press if press in (Press.YES, Press.NO) else arg)
         if verdict.right:
             done = await self._save(replace(progress, answered=RIGHT), step)
             return page(done, locale)
