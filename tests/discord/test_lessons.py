@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import simcord
 from simcord.actors import _component_interaction
 
 from bot.app import RummyBot
@@ -109,7 +108,9 @@ async def answer(actor: Any, message: Any, kind: str, given: Any, *, check: str 
         assert picked.acknowledged
         pressed = await actor.click(message, label=check)
     elif kind == "choose":
-        pressed = await actor.select(message, [given], custom_id=menu(message, "choose")["custom_id"])
+        pressed = await actor.select(
+            message, [given], custom_id=menu(message, "choose")["custom_id"]
+        )
     else:
         pressed = await actor.click(message, label=given)
     assert pressed.acknowledged
@@ -181,9 +182,7 @@ def progress_key(title: str) -> str:
     return {"Melds": "melds", "The opening": "opening", "A turn": "turn"}[title]
 
 
-async def restart_and_resume(
-    world: World, alice: Any, store_url: str | Path, before: Any
-) -> Any:
+async def restart_and_resume(world: World, alice: Any, store_url: str | Path, before: Any) -> Any:
     """Restart the bot mid-exercise: the course resumes at the same exercise (its miss kept),
     and the message from before the restart, now older than the new one's answers, is refused."""
     stored = await progress_of(world, alice.user.id)
