@@ -64,6 +64,9 @@ COURSE: list[tuple[str, int, Answer]] = [
                               ["5♥", "6♥", "7♥", "8♥", "J♦", "Q♦", "K♦"],
                               "Rummy 71 openings need a natural set (no joker); yours has none.",
                               "One opening that works: 9♠ 9♣ 9♦ | JK 5♥ 6♥ 7♥ 8♥ | J♦ Q♦ K♦ (83 points).")),
+    ("The opening", 6, Answer("yesno", "No", "Yes",
+                              "needs 61 points here: the other side opened with 60, so you need "
+                              "one more. These melds make 57.", "the other side opened with 60")),
     ("A turn", 1, Answer("yesno", "No", "Yes", "You must draw first", "You must draw first")),
     ("A turn", 2, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
                          "Yes, that move is allowed now.")),
@@ -74,8 +77,51 @@ COURSE: list[tuple[str, int, Answer]] = [
                          "You cannot discard 7♠")),
     ("A turn", 5, Answer("yesno", "No", "Yes", "lay it on the table this turn before you discard",
                          "lay it on the table this turn before you discard")),
+    ("Adding to melds", 1, Answer("pick", ["4♥", "8♥", "9♥"], ["9♥"],
+                                  "9♥ cannot extend that run: cards must continue it at either end.",
+                                  "These cards make it: 4♥ 8♥ 9♥.")),
+    ("Adding to melds", 2, Answer("pick", ["6♦"], ["9♠"],
+                                  "9♠ does not free a joker there: give exactly the card the joker "
+                                  "stands for.", "6♦ frees it: it is the card the joker stands for.")),
+    ("Adding to melds", 3, Answer("yesno", "No", "Yes",
+                                  "only the joker of a four-card set can be swapped",
+                                  "only the joker of a four-card set can be swapped")),
+    ("Adding to melds", 4, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
+                                  "Yes, that move is allowed now.")),
+    ("Going out and the score", 1, Answer("choose", "41", "100", "These cards do not cost 100.",
+                                          "In hand, A♥ K♠ JK cost 41 points.")),
+    ("Going out and the score", 2, Answer("choose", "100", "41", "These cards do not cost 41.",
+                                          "In hand, A♥ K♠ JK cost 100 points.")),
+    ("Going out and the score", 3, Answer("choose", "451", "351", "351 is not the limit of this game.",
+                                          "The game ends when a side reaches 451 points.")),
+    ("Going out and the score", 4, Answer("choose", "300", "600", "600 is not the limit of this game.",
+                                          "The game ends when a side reaches 300 points.")),
+    ("Basic rummy", 1, Answer("yesno", "No", "Yes",
+                              "the Ace is only low here (A-2-3), never after the King.",
+                              "Q♥ K♥ A♥ is not a run")),
+    ("Basic rummy", 2, Answer("yesno", "Yes", "No", "Yes: A♥ 2♥ 3♥ is a run.",
+                              "Yes: A♥ 2♥ 3♥ is a run.")),
+    ("Basic rummy", 3, Answer("choose", "18", "28", "These cards do not cost 28.",
+                              "In hand, A♥ K♠ 7♦ cost 18 points.")),
 ]  # fmt: skip
-CHAPTER_SIZES = {"Melds": 6, "The opening": 5, "A turn": 5}
+CHAPTER_SIZES = {
+    "Melds": 6,
+    "The opening": 6,
+    "A turn": 5,
+    "Adding to melds": 4,
+    "Going out and the score": 4,
+    "Basic rummy": 3,
+}
+KEYS = {
+    "Melds": "melds",
+    "The opening": "opening",
+    "A turn": "turn",
+    "Adding to melds": "add",
+    "Going out and the score": "score",
+    "Basic rummy": "basic",
+}
+#: The questions without cards (a game's limit): no picture.
+NO_PICTURE = {("Going out and the score", 3), ("Going out and the score", 4)}
 
 
 def components(message: Any) -> list[dict[str, Any]]:
@@ -127,7 +173,7 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
     opened = await alice.slash(world.channel, "rummy-learn lessons")
     assert opened.ephemeral
     message = opened.response
-    assert message.content.startswith("**Chapter 1 of 3: Melds**")
+    assert message.content.startswith("**Chapter 1 of 6: Melds**")
     (picture,) = message.attachments
     assert (await picture.read()).startswith(b"\x89PNG")
     assert "5♦ JK 7♦" in picture.description  # the alt text names the picture's cards
@@ -141,7 +187,10 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
         assert message.content.startswith(
             f"**{title}, exercise {number} of {CHAPTER_SIZES[title]}**"
         ), message.content
-        assert message.attachments[0].filename == f"lesson-{progress_key(title)}-{number}.png"
+        if (title, number) in NO_PICTURE:
+            assert message.attachments == []
+        else:
+            assert message.attachments[0].filename == f"lesson-{KEYS[title]}-{number}.png"
         pattern = index % 3  # 0: right at once; 1: wrong, then right; 2: wrong twice
         if pattern == 0:
             await answer(alice, message, expected.kind, expected.right)
@@ -173,13 +222,9 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
     assert labels(message) == ["Start again"]
     done = await progress_of(world, alice.user.id)
     assert done is not None and done.chapter == "end"
-    assert done.finished == ("melds", "opening", "turn")
+    assert done.finished == tuple(KEYS.values())
     await alice.click(message, label="Start again")
-    assert message.content.startswith("**Chapter 1 of 3: Melds**")
-
-
-def progress_key(title: str) -> str:
-    return {"Melds": "melds", "The opening": "opening", "A turn": "turn"}[title]
+    assert message.content.startswith("**Chapter 1 of 6: Melds**")
 
 
 async def restart_and_resume(world: World, alice: Any, store_url: str | Path, before: Any) -> Any:
@@ -191,7 +236,7 @@ async def restart_and_resume(world: World, alice: Any, store_url: str | Path, be
     await old.close()
     again = await alice.slash(world.channel, "rummy-learn lessons")
     message = again.response
-    assert message.content.startswith("**The opening, exercise 2 of 5**"), message.content
+    assert message.content.startswith("**The opening, exercise 2 of 6**"), message.content
     assert "Try again." in message.content  # the miss before the restart counts
     assert await progress_of(world, alice.user.id) == stored
     return message
@@ -211,7 +256,7 @@ async def test_an_old_lesson_message_and_someone_elses_press_are_refused(world: 
         "This lesson message is out of date and changed nothing: use the newest one, or "
         "/rummy-learn lessons to see where you are."
     )
-    assert first.content.startswith("**Chapter 1 of 3: Melds**")  # left as it was
+    assert first.content.startswith("**Chapter 1 of 6: Melds**")  # left as it was
     assert await progress_of(world, alice.user.id) == moved
 
     third = (await alice.slash(world.channel, "rummy-learn lessons")).response
@@ -249,7 +294,7 @@ async def test_a_french_player_reads_the_course_in_french(
     alice = world.players[0]
     speak(monkeypatch, world.env, {alice.user.id: "fr"}, {})
     message = (await alice.slash(world.channel, "rummy-learn lessons")).response
-    assert message.content.startswith("**Chapitre 1 sur 3 : Les combinaisons**")
+    assert message.content.startswith("**Chapitre 1 sur 6 : Les combinaisons**")
     assert "Un Suivi se suit dans une couleur" in message.content
     assert labels(message) == ["Suivant"]
     assert "Les combinaisons" in message.attachments[0].description

@@ -40,9 +40,11 @@ from rummy_engine import (
     Rules,
     RuleViolation,
     Source,
+    Swap,
     Variant,
     arrangements,
     format_cards,
+    hand_penalty,
     make_meld,
     meld_opening_value,
     opening_value,
@@ -317,7 +319,7 @@ class Allowed(Exercise):
     """Yes or no: may seat 0 of ``position`` make this move now? (``Game.can``)."""
 
     position: Position
-    move: str  # "discard 7s", "take", "draw", "lay 5h 6h 7h | Jd Qd Kd"
+    move: str  # "discard 7s", "take", "draw", "lay 5h 6h 7h | Jd Qd Kd", "swap 2 6d"
     control: Control = field(default=Control.YES_NO, init=False)
 
     @property
@@ -332,6 +334,9 @@ class Allowed(Exercise):
             return Draw(0, Source.DISCARD)
         if verb == "draw":
             return Draw(0, Source.STOCK)
+        if verb == "swap":  # "swap <meld number> <card>"
+            meld, card = rest.split()
+            return Swap(0, int(meld) - 1, parse_face(card))
         assert verb == "lay", self.move
         return Lay(0, melds=tuple(tuple(g) for g in parse_meld_groups(rest)))
 
@@ -359,6 +364,150 @@ class Allowed(Exercise):
 
     def solution(self) -> RuleViolation:
         return self._refusal() or Refusal("learn.answer.allowed")
+
+
+@dataclass(frozen=True)
+class Extends(Exercise):
+    """Pick, from seat 0's hand in ``position`` (opened, in its play), cards that extend table
+    meld ``meld`` (numbered from 1, as at a table)."""
+
+    position: Position
+    meld: int
+    control: Control = field(default=Control.PICK, init=False)
+
+    @property
+    def rules(self) -> Rules:  # type: ignore[override]
+        return self.position.rules
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(sorted(self.position.to_game().hands[0], key=sort_key))
+
+    @property
+    def groups(self) -> tuple[tuple[Card, ...], ...] | None:
+        return None
+
+    def _refusal(self, game: Game, chosen: Sequence[Card]) -> RuleViolation | None:
+        lay = Lay(0, layoffs=((self.meld - 1, tuple(c.face for c in chosen)),))
+        try:
+            game.verify(lay)
+        except RuleViolation as error:
+            return error
+        return None
+
+    def check(self, answer: str) -> Verdict:
+        chosen = picked(self.cards, answer)
+        if not chosen:
+            return Verdict(False, RuleViolation("meld.nothing_added"))
+        refusal = self._refusal(self.position.to_game(), chosen)
+        return Verdict(refusal is None, refusal)
+
+    def solution(self) -> RuleViolation:
+        """The most cards the engine lets go on the meld (the first found among equals)."""
+        game, cards = self.position.to_game(), self.cards
+        for size in range(len(cards) - 1, 0, -1):
+            for chosen in itertools.combinations(cards, size):
+                if self._refusal(game, chosen) is None:
+                    return Refusal("learn.answer.cards", cards=written(chosen))
+        raise AssertionError("nothing extends the lesson's meld")
+
+
+@dataclass(frozen=True)
+class Frees(Exercise):
+    """Pick the one card of seat 0's hand that frees the joker of table meld ``meld``."""
+
+    position: Position
+    meld: int
+    control: Control = field(default=Control.PICK, init=False)
+
+    @property
+    def rules(self) -> Rules:  # type: ignore[override]
+        return self.position.rules
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(sorted(self.position.to_game().hands[0], key=sort_key))
+
+    def _refusal(self, game: Game, card: Card) -> RuleViolation | None:
+        try:
+            game.verify(Swap(0, self.meld - 1, card.face))
+        except RuleViolation as error:
+            return error
+        return None
+
+    def check(self, answer: str) -> Verdict:
+        chosen = picked(self.cards, answer)
+        if len(chosen) != 1:
+            return Verdict(False, Refusal("learn.pick_one", count=len(chosen)))
+        refusal = self._refusal(self.position.to_game(), chosen[0])
+        return Verdict(refusal is None, refusal)
+
+    def solution(self) -> RuleViolation:
+        game = self.position.to_game()
+        freeing = [c for c in self.cards if self._refusal(game, c) is None]
+        assert freeing, "no card frees the lesson's joker"
+        return Refusal("learn.answer.frees", card=freeing[0].pretty)
+
+
+@dataclass(frozen=True)
+class Penalty(Exercise):
+    """Choose what ``hand`` costs its holder when another side goes out (``rules``' count;
+    ``laid``: the holder laid cards this round)."""
+
+    hand: str
+    rules: Rules = R51
+    laid: bool = True
+    control: Control = field(default=Control.CHOOSE, init=False)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return cards_of(self.hand)
+
+    def value(self) -> int:
+        return hand_penalty(self.cards, self.laid, self.rules)
+
+    def choices(self) -> tuple[int, ...]:
+        """The value, the other case's (laid or not) and near misses."""
+        right = self.value()
+        other = hand_penalty(self.cards, not self.laid, self.rules)
+        return tuple(sorted({right, other, right - 10, right + 10, right + 1} - {0}))
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal("learn.penalty.wrong", value=answer[:6]))
+
+    def solution(self) -> RuleViolation:
+        return Refusal("learn.answer.penalty", cards=written(self.cards), value=self.value())
+
+
+@dataclass(frozen=True)
+class Limit(Exercise):
+    """Choose the score that ends a game of ``rules`` (its variant and number of players)."""
+
+    rules: Rules
+    control: Control = field(default=Control.CHOOSE, init=False)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return ()
+
+    def value(self) -> int:
+        spec = self.rules.spec
+        return spec.limit_2v2 if self.rules.teams else spec.limit_1v1
+
+    def choices(self) -> tuple[int, ...]:
+        """Every limit of the Atlas variants, 1v1 and 2v2."""
+        specs = [Rules(v, 2).spec for v in Variant if v.is_atlas]
+        return tuple(sorted({s.limit_1v1 for s in specs} | {s.limit_2v2 for s in specs}))
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal("learn.limit.wrong", value=answer[:6]))
+
+    def solution(self) -> RuleViolation:
+        return Refusal("learn.answer.limit", value=self.value())
 
 
 @dataclass(frozen=True)
@@ -410,6 +559,30 @@ _OPEN_71 = Position(
     dealer=1,
 )
 
+_BAR = Position(
+    R51,
+    hands=("5h 6h 7h 9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 4s", "3d 5d 7d 9d Jh Qh 3h 4h"),
+    table=(("Jc Qc Kc", 1), ("10s 10h 10d", 1)),
+    discard="8d",
+    phase=Phase.PLAY,
+    drawn="4s",
+    opened=(1,),
+    bar=61,
+    bar_side=1,
+    dealer=1,
+)
+_TABLE = Position(
+    R51,
+    hands=("4h 8h 9h 6d 9s Qh Kc 2c 3s", "2d 3c 4d 6s 8s 9d Jc Qd"),
+    table=(("5h 6h 7h", 1), ("5d JK 7d", 1), ("JK 9d 9c", 1), ("JK Qs Qd Qc", 1)),
+    opened=(0, 1),
+    discard="8d",
+    phase=Phase.PLAY,
+    drawn="3s",
+    dealer=1,
+)
+BASIC = Rules(Variant.BASIC, 2)
+
 #: The course, in order. A variant is ready once every chapter that names it is done.
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter(
@@ -433,6 +606,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             OpeningValue("5h JK 7h | 9s 9d 9c", R71),
             Opens(_DREW),
             Opens(_OPEN_71),
+            Allowed(_BAR, "lay 2s 3s 4s | 5h 6h 7h | Jd Qd Kd"),
         ),
     ),
     Chapter(
@@ -446,14 +620,44 @@ CHAPTERS: tuple[Chapter, ...] = (
             Allowed(_TAKEN, "discard 9c"),
         ),
     ),
+    Chapter(
+        "add",
+        "5h 6h 7h | 5d JK 7d | JK 9d 9c | JK Qs Qd Qc",
+        (
+            Extends(_TABLE, 1),
+            Frees(_TABLE, 2),
+            Allowed(_TABLE, "swap 3 9s"),
+            Allowed(_TABLE, "swap 4 Qh"),
+        ),
+    ),
+    Chapter(
+        "score",
+        "Ah Ks JK",
+        (
+            Penalty("Ah Ks JK"),
+            Penalty("Ah Ks JK", laid=False),
+            Limit(Rules(Variant.R71, 4)),
+            Limit(Rules(Variant.SIMPLE, 2)),
+        ),
+    ),
+    Chapter(
+        "basic",
+        "Ah 2h 3h | 7s 7d 7c",
+        (
+            IsMeld("Qh Kh Ah", BASIC),
+            IsMeld("Ah 2h 3h", BASIC),
+            Penalty("Ah Ks 7d", BASIC),
+        ),
+        BASIC,
+    ),
 )
 
 #: The chapters each variant needs (the rest of the course is for later chapters).
 NEEDS: dict[Variant, tuple[str, ...]] = {
-    Variant.R51: ("melds", "opening", "turn"),
-    Variant.R71: ("melds", "opening", "turn"),
-    Variant.SIMPLE: ("melds", "turn"),
-    Variant.BASIC: ("melds", "turn"),
+    Variant.R51: ("melds", "opening", "turn", "add", "score"),
+    Variant.R71: ("melds", "opening", "turn", "add", "score"),
+    Variant.SIMPLE: ("melds", "turn", "score"),
+    Variant.BASIC: ("melds", "turn", "basic"),
 }
 #: The chapter key of the course's end.
 END = "end"

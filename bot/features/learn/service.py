@@ -180,7 +180,7 @@ def page(progress: LessonProgress, locale: str, *, why: RuleViolation | None = N
     title = t(f"learn.{found.key}.title", locale)
     if progress.item == 0:
         heading = t("learn.chapter", locale, number=number, count=len(CHAPTERS), title=title)
-        scene = HandScene(
+        picture = HandScene(
             cards=tuple(c for g in found.picture_groups() for c in g),
             groups=found.picture_groups(),
             title=title,
@@ -190,18 +190,22 @@ def page(progress: LessonProgress, locale: str, *, why: RuleViolation | None = N
             t(f"learn.{found.key}.page", locale),
             t("learn.start", locale),
         )
-        return Page(progress, lines, scene, None)
+        return Page(progress, lines, picture, None)
     exercise = current_exercise(progress)
     assert exercise is not None
     heading = t(
         "learn.exercise", locale, title=title, number=progress.item, count=len(found.exercises)
     )
     ask = t(f"learn.{found.key}.{progress.item}", locale)
-    scene = HandScene(
-        cards=exercise.cards,
-        drawn=exercise.drawn,
-        groups=exercise.groups,
-        title=t("learn.picture", locale, number=progress.item),
+    scene = (
+        HandScene(
+            cards=exercise.cards,
+            drawn=exercise.drawn,
+            groups=exercise.groups,
+            title=t("learn.picture", locale, number=progress.item),
+        )
+        if exercise.cards
+        else None  # a question without cards (a game's limit) has no picture
     )
     said: list[Line] = [heading, ask]
     if progress.answered == RIGHT:

@@ -9,7 +9,7 @@ and the explanations of wrong ones are not here: the engine computes them and wo
 from __future__ import annotations
 
 WORDS: dict[str, str] = {
-    "command.lessons": "A short private course: melds, the opening, a turn, checked as you play",
+    "command.lessons": "A private course you play: melds, the opening, a turn, the score…",
     # the frame of every page
     "learn.chapter": "**Chapter {number} of {count}: {title}**",
     "learn.exercise": "**{title}, exercise {number} of {count}**",
@@ -43,6 +43,12 @@ WORDS: dict[str, str] = {
     "learn.not_a_set": "{cards} is a meld, but a run: this exercise asks for a set.",
     "learn.not_a_meld": "{cards} is not a meld.",
     "learn.count.wrong": "These melds are not worth {value}.",
+    "learn.pick_one": "Pick exactly one card (you picked {count}).",
+    "learn.answer.frees": "{card} frees it: it is the card the joker stands for.",
+    "learn.answer.penalty": "In hand, {cards} cost {value} points.",
+    "learn.penalty.wrong": "These cards do not cost {value}.",
+    "learn.answer.limit": "The game ends when a side reaches {value} points.",
+    "learn.limit.wrong": "{value} is not the limit of this game.",
     # chapter 1: melds
     "learn.melds.title": "Melds",
     "learn.melds.page": (
@@ -72,6 +78,10 @@ WORDS: dict[str, str] = {
         "Rummy 71, you just drew 4♠: pick the cards of an opening (71, a run and a set without "
         "a joker), then press Check."
     ),
+    "learn.opening.6": (
+        "Rummy 51: the other side opened with 60 points. May you open with 2♠ 3♠ 4♠, 5♥ 6♥ 7♥ "
+        "and J♦ Q♦ K♦ (57 points)?"
+    ),
     # chapter 3: a turn
     "learn.turn.title": "A turn",
     "learn.turn.page": (
@@ -84,6 +94,39 @@ WORDS: dict[str, str] = {
     "learn.turn.3": "You drew 4♠ and have not opened. May you lay 5♥ 6♥ 7♥ alone?",
     "learn.turn.4": "You have opened and you took 7♠ from the discard pile. May you discard 7♠?",
     "learn.turn.5": "Same moment: may you discard 9♣ and keep 7♠ in your hand?",
+    # chapter 4: adding to melds, swapping a joker
+    "learn.add.title": "Adding to melds",
+    "learn.add.page": (
+        "Once you have opened, you may add cards from your hand to any meld on the table: at "
+        "either end of a run, or a fourth suit to a set. Give the card a joker stands for and the "
+        "joker is yours; a set's joker only when the set has four cards."
+    ),
+    "learn.add.1": "You have opened. Pick the cards that go on the table's run 5♥ 6♥ 7♥, then Check.",
+    "learn.add.2": "Pick the card that frees the joker of 5♦ JK 7♦, then Check.",
+    "learn.add.3": "May you give 9♠ to the set JK 9♦ 9♣ and take its joker?",
+    "learn.add.4": "May you give Q♥ to the set JK Q♠ Q♦ Q♣ and take its joker?",
+    # chapter 5: going out and the score
+    "learn.score.title": "Going out and the score",
+    "learn.score.page": (
+        "A round ends when a player discards their last card. In Rummy 51 and 71 the others pay "
+        "what they hold (a card its number, a face card 10, an Ace 11, a joker 20), or 100 if "
+        "they laid nothing; in Simple every loser pays 100. The game ends when a side reaches its "
+        "limit."
+    ),
+    "learn.score.1": "Rummy 51: someone went out and you hold these cards. You had laid melds. What do you pay?",
+    "learn.score.2": "Same cards, but you had laid nothing this round. What do you pay?",
+    "learn.score.3": "A game of Rummy 71, 2 against 2: at what score does it end?",
+    "learn.score.4": "A game of Simple, 1 against 1: at what score does it end?",
+    # chapter 6: Basic rummy
+    "learn.basic.title": "Basic rummy",
+    "learn.basic.page": (
+        "Basic rummy is played with one pack and no joker, by 2 to 6 players. The Ace is low "
+        "only (A 2 3). There is no opening: lay any meld. The winner scores what the others hold "
+        "(a face card 10, an Ace 1), doubled when they go out all at once (rummy)."
+    ),
+    "learn.basic.1": "Basic rummy: is Q♥ K♥ A♥ a meld?",
+    "learn.basic.2": "Basic rummy: is A♥ 2♥ 3♥ a meld?",
+    "learn.basic.3": "Basic rummy: someone went out and you hold these cards. What does the winner score from them?",
     # the end
     "learn.end.title": "**Course complete.**",
     "learn.end.ready": "You are ready for {variants}.",
