@@ -67,6 +67,8 @@ COURSE: list[tuple[str, int, Answer]] = [
     ("The opening", 6, Answer("yesno", "No", "Yes",
                               "needs 61 points here: the other side opened with 60, so you need "
                               "one more. These melds make 57.", "the other side opened with 60")),
+    ("The opening", 7, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
+                              "Yes, that move is allowed now.")),
     ("A turn", 1, Answer("yesno", "No", "Yes", "You must draw first", "You must draw first")),
     ("A turn", 2, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
                          "Yes, that move is allowed now.")),
@@ -103,14 +105,16 @@ COURSE: list[tuple[str, int, Answer]] = [
                               "Yes: A♥ 2♥ 3♥ is a run.")),
     ("Basic rummy", 3, Answer("choose", "18", "28", "These cards do not cost 28.",
                               "In hand, A♥ K♠ 7♦ cost 18 points.")),
+    ("Basic rummy", 4, Answer("choose", "44", "22", "The winner does not score 22 here.",
+                              "The others hold 22 points, doubled for a rummy: 44.")),
 ]  # fmt: skip
 CHAPTER_SIZES = {
     "Melds": 6,
-    "The opening": 6,
+    "The opening": 7,
     "A turn": 5,
     "Adding to melds": 4,
     "Going out and the score": 4,
-    "Basic rummy": 3,
+    "Basic rummy": 4,
 }
 KEYS = {
     "Melds": "melds",
@@ -236,7 +240,7 @@ async def restart_and_resume(world: World, alice: Any, store_url: str | Path, be
     await old.close()
     again = await alice.slash(world.channel, "rummy-learn lessons")
     message = again.response
-    assert message.content.startswith("**The opening, exercise 2 of 6**"), message.content
+    assert message.content.startswith("**The opening, exercise 2 of 7**"), message.content
     assert "Try again." in message.content  # the miss before the restart counts
     assert await progress_of(world, alice.user.id) == stored
     return message

@@ -52,6 +52,7 @@ from rummy_engine import (
     parse_faces,
     parse_meld_groups,
     player_view,
+    round_points,
     sort_key,
 )
 from rummy_engine.ai import hint
@@ -482,6 +483,49 @@ class Penalty(Exercise):
 
 
 @dataclass(frozen=True)
+class RoundScore(Exercise):
+    """Choose what the winner (seat 0) of a Basic round scores from the others' ``hands``
+    (``|`` between hands); ``rummy``: they went out all at once."""
+
+    hands: str
+    rules: Rules
+    rummy: bool = False
+    control: Control = field(default=Control.CHOOSE, init=False)
+
+    @property
+    def groups(self) -> tuple[tuple[Card, ...], ...]:
+        return OpeningValue(self.hands, self.rules).groups
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for group in self.groups for c in group)
+
+    def _points(self, rummy: bool) -> int:
+        hands = [(), *self.groups]
+        laid = [True] * len(hands)
+        return round_points(hands, laid, 0, self.rules, rummy=rummy).points[0]
+
+    def value(self) -> int:
+        return self._points(self.rummy)
+
+    def choices(self) -> tuple[int, ...]:
+        """The value, the other kind of win's, and near misses."""
+        right = self.value()
+        return tuple(
+            sorted({right, self._points(not self.rummy), right - 10, right + 10, right + 1})
+        )
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal("learn.score.wrong", value=answer[:6]))
+
+    def solution(self) -> RuleViolation:
+        key = "learn.answer.rummy" if self.rummy else "learn.answer.gain"
+        return Refusal(key, gain=self._points(False), value=self.value())
+
+
+@dataclass(frozen=True)
 class Limit(Exercise):
     """Choose the score that ends a game of ``rules`` (its variant and number of players)."""
 
@@ -581,6 +625,23 @@ _TABLE = Position(
     drawn="3s",
     dealer=1,
 )
+_FREED = Position(
+    Rules(Variant.R51, 4),
+    hands=(
+        "5h 6h 7h 9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 4s",
+        "2c 3c 4d 6s 8s 9s Jc Qd 3h 5h Kc 4s 9h 10d",
+        "3d 5d 7d 9d Jh Qh 3h 4h",
+        "2h 2d 5c 5s 6h 6s 7c 7s 8d 8h 9d Jc Js Kh",
+    ),
+    table=(("10s Js Qs Ks", 2), ("5c 5s 5d", 2)),
+    opened=(2,),
+    bar=56,
+    bar_side=0,
+    discard="8d",
+    phase=Phase.PLAY,
+    drawn="4s",
+    dealer=3,
+)
 BASIC = Rules(Variant.BASIC, 2)
 
 #: The course, in order. A variant is ready once every chapter that names it is done.
@@ -607,6 +668,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Opens(_DREW),
             Opens(_OPEN_71),
             Allowed(_BAR, "lay 2s 3s 4s | 5h 6h 7h | Jd Qd Kd"),
+            Allowed(_FREED, "lay 5h 6h 7h"),
         ),
     ),
     Chapter(
@@ -647,6 +709,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             IsMeld("Qh Kh Ah", BASIC),
             IsMeld("Ah 2h 3h", BASIC),
             Penalty("Ah Ks 7d", BASIC),
+            RoundScore("Ks 7d | Ah 4c", Rules(Variant.BASIC, 3), rummy=True),
         ),
         BASIC,
     ),

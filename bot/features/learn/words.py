@@ -49,6 +49,9 @@ WORDS: dict[str, str] = {
     "learn.penalty.wrong": "These cards do not cost {value}.",
     "learn.answer.limit": "The game ends when a side reaches {value} points.",
     "learn.limit.wrong": "{value} is not the limit of this game.",
+    "learn.score.wrong": "The winner does not score {value} here.",
+    "learn.answer.gain": "The winner scores what the others hold: {value} points.",
+    "learn.answer.rummy": "The others hold {gain} points, doubled for a rummy: {value}.",
     # chapter 1: melds
     "learn.melds.title": "Melds",
     "learn.melds.page": (
@@ -68,7 +71,8 @@ WORDS: dict[str, str] = {
         "Your first lay-down is your opening: in Rummy 51 its melds must be worth 51 points, in "
         "Rummy 71 they must be worth 71 and hold a run and a set without a joker. A card counts "
         "its number, a face card 10, an Ace 1 low or 11 high. A joker counts the card it stands "
-        "for in Rummy 51 and nothing in Rummy 71."
+        "for in Rummy 51 and nothing in Rummy 71. The other side's opening raises your bar to one "
+        "point more; in 2 against 2, once your partner has opened, a run is enough for you."
     ),
     "learn.opening.1": "Rummy 51: what is this opening worth?",
     "learn.opening.2": "Rummy 51: what is this opening worth?",
@@ -81,6 +85,9 @@ WORDS: dict[str, str] = {
     "learn.opening.6": (
         "Rummy 51: the other side opened with 60 points. May you open with 2♠ 3♠ 4♠, 5♥ 6♥ 7♥ "
         "and J♦ Q♦ K♦ (57 points)?"
+    ),
+    "learn.opening.7": (
+        "Rummy 51, 2 against 2: your partner has opened. May you lay 5♥ 6♥ 7♥ alone (18 points)?"
     ),
     # chapter 3: a turn
     "learn.turn.title": "A turn",
@@ -126,6 +133,10 @@ WORDS: dict[str, str] = {
     ),
     "learn.basic.1": "Basic rummy: is Q♥ K♥ A♥ a meld?",
     "learn.basic.2": "Basic rummy: is A♥ 2♥ 3♥ a meld?",
+    "learn.basic.4": (
+        "Basic rummy, 3 players: you went out all at once (rummy). The others hold K♠ 7♦ and "
+        "A♥ 4♣. What do you score?"
+    ),
     "learn.basic.3": "Basic rummy: someone went out and you hold these cards. What does the winner score from them?",
     # the end
     "learn.end.title": "**Course complete.**",
