@@ -315,31 +315,34 @@ class Opens(Exercise):
         return Refusal("learn.answer.opening", melds=melds, value=opening.value)
 
 
+def lay(melds: str) -> Lay:
+    """Seat 0 lays ``melds`` (``/rummy lay`` notation)."""
+    return Lay(0, melds=tuple(tuple(group) for group in parse_meld_groups(melds)))
+
+
+def discard(card: str) -> Discard:
+    return Discard(0, parse_face(card))
+
+
+def swap(meld: int, card: str) -> Swap:
+    """Seat 0 gives ``card`` to table meld ``meld`` (numbered from 1) for its joker."""
+    return Swap(0, meld - 1, parse_face(card))
+
+
+TAKE = Draw(0, Source.DISCARD)
+
+
 @dataclass(frozen=True)
 class Allowed(Exercise):
-    """Yes or no: may seat 0 of ``position`` make this move now? (``Game.can``)."""
+    """Yes or no: may seat 0 of ``position`` make ``move`` now? (``Game.verify``)."""
 
     position: Position
-    move: str  # "discard 7s", "take", "draw", "lay 5h 6h 7h | Jd Qd Kd", "swap 2 6d"
+    move: Action
     control: Control = field(default=Control.YES_NO, init=False)
 
     @property
     def rules(self) -> Rules:  # type: ignore[override]
         return self.position.rules
-
-    def action(self) -> Action:
-        verb, _, rest = self.move.partition(" ")
-        if verb == "discard":
-            return Discard(0, parse_face(rest))
-        if verb == "take":
-            return Draw(0, Source.DISCARD)
-        if verb == "draw":
-            return Draw(0, Source.STOCK)
-        if verb == "swap":  # "swap <meld number> <card>"
-            meld, card = rest.split()
-            return Swap(0, int(meld) - 1, parse_face(card))
-        assert verb == "lay", self.move
-        return Lay(0, melds=tuple(tuple(g) for g in parse_meld_groups(rest)))
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -352,7 +355,7 @@ class Allowed(Exercise):
 
     def _refusal(self) -> RuleViolation | None:
         try:
-            self.position.to_game().verify(self.action())
+            self.position.to_game().verify(self.move)
         except RuleViolation as error:
             return error
         return None
@@ -667,19 +670,19 @@ CHAPTERS: tuple[Chapter, ...] = (
             OpeningValue("5h JK 7h | 9s 9d 9c", R71),
             Opens(_DREW),
             Opens(_OPEN_71),
-            Allowed(_BAR, "lay 2s 3s 4s | 5h 6h 7h | Jd Qd Kd"),
-            Allowed(_FREED, "lay 5h 6h 7h"),
+            Allowed(_BAR, lay("2s 3s 4s | 5h 6h 7h | Jd Qd Kd")),
+            Allowed(_FREED, lay("5h 6h 7h")),
         ),
     ),
     Chapter(
         "turn",
         "5h 6h 7h",
         (
-            Allowed(_DRAW, "discard 9c"),
-            Allowed(_DRAW, "take"),
-            Allowed(_DREW, "lay 5h 6h 7h"),
-            Allowed(_TAKEN, "discard 7s"),
-            Allowed(_TAKEN, "discard 9c"),
+            Allowed(_DRAW, discard("9c")),
+            Allowed(_DRAW, TAKE),
+            Allowed(_DREW, lay("5h 6h 7h")),
+            Allowed(_TAKEN, discard("7s")),
+            Allowed(_TAKEN, discard("9c")),
         ),
     ),
     Chapter(
@@ -688,8 +691,8 @@ CHAPTERS: tuple[Chapter, ...] = (
         (
             Extends(_TABLE, 1),
             Frees(_TABLE, 2),
-            Allowed(_TABLE, "swap 3 9s"),
-            Allowed(_TABLE, "swap 4 Qh"),
+            Allowed(_TABLE, swap(3, "9s")),
+            Allowed(_TABLE, swap(4, "Qh")),
         ),
     ),
     Chapter(
