@@ -77,11 +77,11 @@ class LessonService:
     async def open(self, user_id: int, locale: str) -> Page:
         """Where the player left off (the first page for a newcomer, stored at once)."""
         progress = await self.store.get_lesson_progress(user_id)
-        if progress is None or (progress.chapter != END and chapter(progress.chapter) is None):
-            progress = await self._save(
-                replace(first_progress(user_id), step=progress.step if progress else 0),
-                progress.step if progress else 0,
-            )
+        if progress is None:
+            progress = await self._save(first_progress(user_id), 0)
+        elif not _in_course(progress):  # a chapter or exercise a later release took out
+            again = replace(first_progress(user_id), finished=progress.finished)
+            progress = await self._save(again, progress.step)
         return page(progress, locale)
 
     async def current(
@@ -139,6 +139,14 @@ class LessonService:
         if not await self.store.save_lesson_progress(saved, seen):
             raise Refusal("learn.old_message")
         return saved
+
+
+def _in_course(progress: LessonProgress) -> bool:
+    """Whether ``progress`` names a page of today's course."""
+    if progress.chapter == END:
+        return True
+    found = current_chapter(progress)
+    return found is not None and 0 <= progress.item <= len(found.exercises)
 
 
 def current_chapter(progress: LessonProgress) -> Chapter | None:
