@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.features.learn.service import LessonService
 from bot.features.play.autoplay import Autoplay
 from bot.features.play.tables import Table, TableService
 from bot.features.play.ui.context import UiContext
@@ -232,6 +233,7 @@ class RummyBot(commands.Bot):
             self.replay_drawer,
             self.lag,
             self.puzzles,
+            lessons=LessonService(store),
         )
         self.tree.on_error = errors.answer  # type: ignore[method-assign]
         store.health.on_recovery = self.database_back

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from discord.ext import commands
 
 from bot.features.defaults import commands as defaults
+from bot.features.learn import commands as learn
+from bot.features.learn.ui.lessons import bound_lesson_items, lesson_handlers
 from bot.features.play import commands as play
 from bot.features.play.ui.context import UiContext
 from bot.features.play.ui.lobby import LobbyHandlers
@@ -37,7 +39,7 @@ Leaves = Callable[[UiContext], list[Leaf]]
 SURFACE: tuple[tuple[str, tuple[Leaves, ...]], ...] = (
     ("rummy", (play.table_commands,)),
     ("rummy-stats", (stats.commands, seasons.commands, replays.commands)),
-    ("rummy-learn", (play.learn_commands,)),
+    ("rummy-learn", (play.learn_commands, learn.commands)),
     ("rummy-settings", (play.settings_commands, defaults.commands, puzzles.commands)),
 )
 
@@ -52,6 +54,7 @@ async def setup(bot: commands.Bot) -> None:
         bound_page_button(ui.stats),
         bound_season_button(ui.seasons),
         *(bound_puzzle_items(ui.puzzles) if ui.puzzles is not None else ()),
+        *bound_lesson_items(lesson_handlers(ui)),
     )
 
 

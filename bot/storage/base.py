@@ -263,6 +263,24 @@ class PlayerPrefs:
 
 
 @dataclass(frozen=True, slots=True)
+class LessonProgress:
+    """A player's place in the course of ``/rummy-learn lessons`` (migration 14).
+
+    ``chapter`` is a chapter's key (or ``end`` once the course is over), ``item`` 0 its page and
+    1… its exercises; ``misses`` the wrong answers to the current exercise; ``answered`` 0 while
+    it is open, 1 answered right, 2 its answer shown after the second miss; ``finished`` the
+    chapters done; ``step`` grows at every change (a press carries the step it was drawn at)."""
+
+    user_id: int
+    chapter: str
+    item: int = 0
+    misses: int = 0
+    answered: int = 0
+    finished: tuple[str, ...] = ()
+    step: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class LoadedTable:
     """What a move starts from, in one read: the table, its seats, and each seated player's
     preferences (the move's reply and the hand DMs draw with them)."""

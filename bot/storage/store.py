@@ -38,6 +38,7 @@ from bot.storage.base import (
     GameRecord,
     GameRoundRecord,
     LeaderboardSort,
+    LessonProgress,
     LoadedTable,
     MessageRef,
     MoveRecord,
@@ -580,6 +581,41 @@ class SqlStore(ABC):
             "ON CONFLICT (user_id) DO UPDATE SET dm_channel_id = excluded.dm_channel_id",
             user_id, channel_id,
         )  # fmt: skip
+
+    async def get_lesson_progress(self, user_id: int) -> LessonProgress | None:
+        row = await self._first(
+            "SELECT chapter, item, misses, answered, finished, step FROM lesson_progress "
+            "WHERE user_id = ?",
+            user_id,
+        )
+        if row is None:
+            return None
+        chapter, item, misses, answered, finished, step = row
+        return LessonProgress(
+            user_id,
+            str(chapter),
+            int(item),
+            int(misses),
+            int(answered),
+            tuple(str(finished).split()),
+            int(step),
+        )
+
+    async def save_lesson_progress(self, progress: LessonProgress, seen_step: int) -> bool:
+        # One statement: a row at another step than the one the change was read at is left
+        # alone (two quick presses, or a press on an older lesson message, apply once).
+        rows = await self._change(
+            "INSERT INTO lesson_progress "
+            "(user_id, chapter, item, misses, answered, finished, step) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET chapter = excluded.chapter, "
+            "item = excluded.item, misses = excluded.misses, answered = excluded.answered, "
+            "finished = excluded.finished, step = excluded.step "
+            "WHERE lesson_progress.step = ? RETURNING user_id",
+            progress.user_id, progress.chapter, progress.item, progress.misses,
+            progress.answered, " ".join(progress.finished), progress.step, seen_step,
+        )  # fmt: skip
+        return bool(rows)
 
     async def get_meta(self, key: str) -> str | None:
         row = await self._first("SELECT value FROM meta WHERE key = ?", key)

@@ -10,6 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.features.learn.ui.lessons import BUTTON_IDS as LESSON_BUTTON_IDS
+from bot.features.learn.ui.lessons import BUTTON_PRESSES, SELECT_PRESSES, LessonId
+from bot.features.learn.ui.lessons import SELECT_IDS as LESSON_SELECT_IDS
 from bot.features.play.actions import Action
 from bot.features.play.ui.widgets import (
     BUTTON_ACTIONS,
@@ -34,15 +37,28 @@ def table_ids(actions: frozenset[Action]) -> st.SearchStrategy[TableId]:
     return st.builds(TableId, ids, ids, st.sampled_from(sorted(actions)), words)
 
 
+def lesson_ids(presses: tuple[str, ...]) -> st.SearchStrategy[LessonId]:
+    masks = st.integers(0, 2**25).map(str) | st.just("")
+    return st.builds(
+        LessonId, ids, families, st.integers(0, 99), ids, st.sampled_from(presses), masks
+    )
+
+
 FAMILIES: list[tuple[CustomIdCodec[Any], st.SearchStrategy[Any]]] = [
     (BUTTON_IDS, table_ids(BUTTON_ACTIONS)),
     (SELECT_IDS, table_ids(SELECT_ACTIONS)),
     (BOARD_IDS, st.builds(PageId, ids, families, sorts, st.integers(-1, 999), ids)),
     (SEASON_IDS, st.builds(SeasonPageId, ids, ids, families, sorts, st.integers(-1, 999), ids)),
+    (LESSON_BUTTON_IDS, lesson_ids(BUTTON_PRESSES)),
+    (LESSON_SELECT_IDS, lesson_ids(SELECT_PRESSES)),
 ]
 
 
-@pytest.mark.parametrize(("codec", "values"), FAMILIES, ids=lambda x: getattr(x, "prefix", ""))
+@pytest.mark.parametrize(
+    ("codec", "values"),
+    FAMILIES,
+    ids=lambda x: getattr(x, "prefix", "") + ("" if x is not LESSON_SELECT_IDS else ":select"),
+)
 @given(data=st.data())
 def test_a_custom_id_decodes_to_what_built_it_and_to_no_other_family(
     codec: CustomIdCodec[Any], values: st.SearchStrategy[Any], data: st.DataObject

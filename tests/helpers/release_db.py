@@ -45,7 +45,7 @@ from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.world import save_world
-from tests.e2e.test_e2e_server_defaults import press
+from tests.e2e.test_e2e_server_defaults import press, seen
 
 RELEASES = Path(__file__).resolve().parents[1] / "storage" / "releases"
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")
@@ -124,6 +124,23 @@ async def defaults(emu: DiscordEmulator, owner: EmuUser, channel: EmuChannel) ->
     panel = await (await emu.slash(owner, channel, "rummy-settings server")).answer()
     here = await press(emu, owner, panel, "defscope:c", None)
     return {"defaults": answer_text(panel), "defaults of the channel": answer_text(here)}
+
+
+async def lessons(emu: DiscordEmulator, cast: Cast) -> dict[str, str]:
+    """Where a player is in the course of ``/rummy-learn lessons`` (kept from schema 14 on):
+    the page the command resumes at."""
+    lesson = await ask(emu, cast.users["erin"], cast.channels["duel"], "rummy-learn lessons")
+    return {"lessons erin": lesson}
+
+
+async def start_lessons(emu: DiscordEmulator, cast: Cast) -> None:
+    """erin opens the course and presses Next: her progress is stored at the first exercise."""
+    erin = cast.users["erin"]
+    page = await (await emu.slash(erin, cast.channels["duel"], "rummy-learn lessons")).answer()
+    (next_page,) = page.custom_ids()
+    shown = seen(emu, page)
+    await (await emu.click(erin, page, next_page)).response()
+    await emu.wait_until(lambda: seen(emu, page) != shown, what="the lesson's next page")
 
 
 def hands(table: Table) -> list[list[str]]:
@@ -250,7 +267,9 @@ async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dic
         emu, bot, cast, "duel", ["bob", "alice"], variant="r51", mode="1v1", turn_timer=TURN_TIMER
     )
     await play(emu, bot, cast, timed, rng, turns=3)
+    await start_lessons(emu, cast)
     return {
+        "lessons": await lessons(emu, cast),
         "readings": await readings(emu, cast),
         "seasons": await seasons(bot, cast),
         "timed": await kept_game(bot, cast, timed),

@@ -11,7 +11,8 @@ back to that day plus a minute of downtime: so the deadlines it armed are still 
 they are for an operator who upgrades and starts again. Then:
 
 * what the bot answers about its records (leaderboards, players, the season, preferences,
-  defaults) reads word for word as the old release answered before it stopped;
+  defaults, where a player is in the lessons) reads word for word as the old release answered
+  before it stopped;
 * each game in mid-round holds the same hands, its player to move can move, and its table
   message is the one the old bot posted, edited in place (no second table message);
 * the turn timer's deadline fires once the clock passes it, and the next player moves;
@@ -43,7 +44,15 @@ from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.server import DiscordEmulator
 from tests.discord_emulator.world import restore_world
-from tests.helpers.release_db import RELEASES, Cast, hands, messages, readings, seasons
+from tests.helpers.release_db import (
+    RELEASES,
+    Cast,
+    hands,
+    lessons,
+    messages,
+    readings,
+    seasons,
+)
 
 KEPT = sorted(RELEASES.glob("*.sqlite3"), key=lambda path: int(path.stem))
 #: How long the bot was down for its upgrade: less than any deadline it had armed.
@@ -249,6 +258,8 @@ async def test_a_kept_release_upgrades_and_its_games_go_on(
             assert await bot.store.schema_version() == LATEST_VERSION
             assert await readings(emu, cast) == kept["readings"]
             assert await seasons(bot, cast) == kept["seasons"]
+            if "lessons" in kept:  # a player's place in the course (schema 14 on)
+                assert await lessons(emu, cast) == kept["lessons"]
             await goes_on_in_place(emu, cast, bot, kept["threaded"])
             await ends_the_turn(emu, cast, bot, kept["threaded"])
             await goes_on_in_place(emu, cast, bot, kept["timed"])

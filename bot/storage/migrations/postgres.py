@@ -314,6 +314,23 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         SQLITE_MIGRATIONS[13].description,
         (
             """
+            CREATE TABLE lesson_progress (
+                user_id     BIGINT  PRIMARY KEY,
+                chapter     TEXT    NOT NULL,
+                item        INTEGER NOT NULL DEFAULT 0,
+                misses      INTEGER NOT NULL DEFAULT 0,
+                answered    INTEGER NOT NULL DEFAULT 0 CHECK (answered IN (0, 1, 2)),
+                finished    TEXT    NOT NULL DEFAULT '',
+                step        INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+        ),
+    ),
+    Migration(
+        15,
+        SQLITE_MIGRATIONS[14].description,
+        (
+            """
             CREATE TABLE puzzles (
                 guild_id    BIGINT  NOT NULL,
                 day         TEXT    NOT NULL,

@@ -333,6 +333,29 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         14,
+        "lessons: each player's place in the course of /rummy-learn lessons",
+        (
+            # One row per player who opened the course. ``chapter`` and ``item`` are where they
+            # are (item 0: the chapter's page, then its exercises; chapter 'end': the course is
+            # over); ``misses`` the wrong answers to the current exercise; ``answered`` 0 while
+            # it is open, 1 answered right, 2 its answer shown after the second miss;
+            # ``finished`` the chapters done, space-separated; ``step`` grows at every change,
+            # so a press on an older lesson message is told apart and changes nothing.
+            """
+            CREATE TABLE lesson_progress (
+                user_id     INTEGER PRIMARY KEY,
+                chapter     TEXT    NOT NULL,
+                item        INTEGER NOT NULL DEFAULT 0,
+                misses      INTEGER NOT NULL DEFAULT 0,
+                answered    INTEGER NOT NULL DEFAULT 0 CHECK (answered IN (0, 1, 2)),
+                finished    TEXT    NOT NULL DEFAULT '',
+                step        INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID
+            """,
+        ),
+    ),
+    Migration(
+        15,
         "the puzzle of the day: each server's puzzles and its players' answers",
         (
             # One row per server and day (``day``: YYYY-MM-DD, UTC), inserted when the day's

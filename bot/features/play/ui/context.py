@@ -11,6 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.features.defaults.store import TableDefaultsStore
+from bot.features.learn.service import LessonService
 from bot.features.play.autoplay import Autoplay
 from bot.features.play.tables import Played, Table, TableService
 from bot.features.play.ui.reconciler import Reconciler
@@ -71,6 +72,8 @@ class UiContext:
     puzzles: PuzzleService | None = None
     #: The moves carried at once (see MOVES_AT_ONCE).
     moves: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MOVES_AT_ONCE))
+    #: The course of /rummy-learn lessons.
+    lessons: LessonService | None = None
 
     async def table_id(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command or click is about: the one its component names, else the open

@@ -1,0 +1,1 @@
+"""The course in Discord: the command's answer and the lesson controls."""
