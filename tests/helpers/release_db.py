@@ -143,6 +143,47 @@ async def start_lessons(emu: DiscordEmulator, cast: Cast) -> None:
     await emu.wait_until(lambda: seen(emu, page) != shown, what="the lesson's next page")
 
 
+async def start_puzzles(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> None:
+    """alice (the owner) sets the daily puzzle in the duel channel; the day's puzzle is posted
+    as its hour's deadline posts it, and erin answers it right through its menu."""
+    duel, erin = cast.channels["duel"], cast.users["erin"]
+    await ask(emu, cast.users["alice"], duel, "rummy-settings puzzle", hour=9)
+    today = datetime.now(UTC).date().isoformat()
+    made = await bot.puzzles.post_day(duel.guild_id or 0, duel.id, today)
+    assert made is not None
+    post = next(m for m in emu.channel_messages(duel.id) if m.text().startswith("**Rummy puzzle"))
+    (answer_id,) = post.custom_ids()
+    menu = await (await emu.click(erin, post, answer_id)).answer()
+    (pick_id,) = menu.custom_ids()
+    right = sorted(f.text for f in made.puzzle.answers)
+    best = made.puzzle.best
+    if not right and best is not None and hasattr(best, "melds"):
+        faces = [c.face.text for m in best.melds for c in m.cards]
+        values = [f"{f}:{faces[:i].count(f) + 1}" for i, f in enumerate(faces)]
+    else:
+        values = [f"{right[0]}:1"]
+    shown = seen(emu, menu)
+    await (await emu.select(erin, menu, pick_id, values)).response()
+    await emu.wait_until(lambda: seen(emu, menu) != shown, what="the puzzle's verdict")
+
+
+async def puzzles(bot: RummyBot, cast: Cast) -> dict[str, Any]:
+    """The server's daily puzzle as the store holds it (kept from schema 15 on): its schedule,
+    its puzzles (day, kind, position), who solved them, and erin's streak."""
+    guild = cast.channels["duel"].guild_id or 0
+    store = bot.store
+    schedule = [[s.channel_id, s.hour] for s in await store.puzzle_guilds() if s.guild_id == guild]
+    days = await store.recent_puzzles(guild, 10)
+    return {
+        "schedule": schedule,
+        "days": [
+            [d.day, d.kind, d.puzzle_key, list(await store.puzzle_answers(guild, d.day))]
+            for d in days
+        ],
+        "streak erin": await bot.puzzles.streak(guild, cast.users["erin"].id),
+    }
+
+
 def hands(table: Table) -> list[list[str]]:
     """Every seat's hand, in the order it is held."""
     return [[card.text for card in hand] for hand in table.require_game().hands]
@@ -268,8 +309,10 @@ async def record_release(emu: DiscordEmulator, bot: RummyBot, cast: Cast) -> dic
     )
     await play(emu, bot, cast, timed, rng, turns=3)
     await start_lessons(emu, cast)
+    await start_puzzles(emu, bot, cast)
     return {
         "lessons": await lessons(emu, cast),
+        "puzzles": await puzzles(bot, cast),
         "readings": await readings(emu, cast),
         "seasons": await seasons(bot, cast),
         "timed": await kept_game(bot, cast, timed),

@@ -50,6 +50,7 @@ from tests.helpers.release_db import (
     hands,
     lessons,
     messages,
+    puzzles,
     readings,
     seasons,
 )
@@ -260,6 +261,8 @@ async def test_a_kept_release_upgrades_and_its_games_go_on(
             assert await seasons(bot, cast) == kept["seasons"]
             if "lessons" in kept:  # a player's place in the course (schema 14 on)
                 assert await lessons(emu, cast) == kept["lessons"]
+            if "puzzles" in kept:  # the daily puzzle, its answers, a streak (schema 15 on)
+                assert await puzzles(bot, cast) == kept["puzzles"]
             await goes_on_in_place(emu, cast, bot, kept["threaded"])
             await ends_the_turn(emu, cast, bot, kept["threaded"])
             await goes_on_in_place(emu, cast, bot, kept["timed"])
