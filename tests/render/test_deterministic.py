@@ -9,6 +9,10 @@ complement of ``n`` and every block freed with ``n``, so processes started with 
 (and none) differ in exactly that memory; giving memory back (``bot.memory.release_memory``)
 and churning the heap with garbage changes it again inside one process. Every picture is drawn
 for real, by the project's drawing processes and renderer, and compared byte for byte.
+
+What this does not catch every run: ISA-L level 1 choosing other matches for the same rows, seen
+only once in a while in a long-running process drawing hundreds of varied pictures (see
+``bot/render/encode.py``, which is why the encoder uses level 0).
 """
 
 from __future__ import annotations
