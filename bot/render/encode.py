@@ -9,9 +9,24 @@ and makes identical scenes give byte-identical files.
 Why ISA-L (``isal``) and our own PNG chunks: deflate was the largest part of a move's CPU under
 load, and Pillow's encoder only offers zlib. Measured on this project's pictures (issue 11, 2-core
 machine): 15-card hand, zlib level 3 0.97 ms / 22 KB, ISA-L level 1 0.13 ms / 23 KB; 24-meld
-table 2.9 ms / 62 KB against 0.35 ms / 65 KB. A palette PNG is four chunks (header, palette,
+table 2.9 ms / 62 KB against 0.35 ms / 65 KB (level 0, used since issue 39, is as fast: 28 KB and
+79 KB). A palette PNG is four chunks (header, palette,
 data, end) of unfiltered rows, which Pillow reads back in the tests. ``benchmarks/bench_render.py``
 prints the comparison.
+
+Why ISA-L level 0 (issue 39): the same scene must give the same bytes in every drawing process,
+before and after it gave its memory back, and level 1 does not always. Within one long-running
+process drawing a varied mix of pictures, ISA-L level 1 sometimes deflated identical rows
+differently (the same pixels, a different match chosen: length 53 at distance 17,783 instead of
+55 at 17,785, then the tokens after it), and kept doing so for a while; in another process, or
+later, it did not. Level 0 showed no such difference in the same workloads. The cause inside
+ISA-L is not pinned down: its state and level buffer filled beforehand with zeros, 0x55, 0xAA,
+0xFF, random bytes or picture rows, the buffers at other alignments, other bytes after the
+input, a different heap layout: all give the same bytes (isal 1.9.1, ISA-L 2.32.1, AVX-512).
+Level 0 costs ~15 % bigger pictures at the same speed. ``tests/render/test_deterministic.py``
+checks that drawing processes whose allocator hands out differently filled memory (glibc's
+``MALLOC_PERTURB_``) draw byte for byte as the test's own renderer, before and after giving
+their memory back.
 """
 
 from __future__ import annotations
@@ -34,9 +49,10 @@ PALETTE_COLOURS = 128
 #: scenes). ``python -m bot.render --palette`` writes it; a test checks it is still what the
 #: renderer computes.
 PALETTE_FILE = Path(__file__).with_name("palette.json")
-#: ISA-L deflate level (0-3): 1 is as fast as 0 and 15 % smaller; 3 is five times slower for
-#: no smaller pictures (see the module docstring).
-COMPRESS_LEVEL = 1
+#: ISA-L deflate level (0-3): 0, the one seen giving the same bytes for the same rows in every
+#: state; 1 is as fast and 15 % smaller but once in a while chose other matches (see the module
+#: docstring); 3 is five times slower for no smaller pictures.
+COMPRESS_LEVEL = 0
 ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, "fastest" (a hint only)
 FINAL_EMPTY_BLOCK = b"\x03\x00"  # a last, empty block with fixed codes: ends the stream
 ADLER_BASE = 65521
