@@ -175,9 +175,10 @@ SMALL = {
     "bench_rating_models.py": {"--fields": "50", "--replay": "200"},
     "bench_seasons.py": {"--games": "200", "--players": "20", "--runs": "2"},
     "bench_review.py": {"--games": "1"},
+    "bench_puzzles.py": {"--days": "2"},
 }
 #: Scripts without a size to make small: what runs instead of the documented arguments.
-SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"]}
+SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"], "bench_deterministic.py": ["0", "1", "3"]}
 #: Scripts that only run at full size (about 10 s of CPU each): loaded, not timed; the chaos
 #: benchmark's short run is a test of its own (tests/e2e/test_chaos_short.py).
 LOADED_ONLY = ("bench_render.py", "bench_solver.py", "bench_chaos.py")
