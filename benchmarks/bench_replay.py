@@ -93,25 +93,41 @@ def turns_per_round(job: tuple[str, int]) -> Found:
     return Found(kind, seed, tuple(counts))
 
 
-def search(games: int) -> dict[str, dict[str, list[list[int]]]]:
-    """The :data:`KEPT` longest rounds ([seed, round]) and games ([seed]) of each kind among
-    ``games`` seeds, over every core (each game is independent)."""
+#: What a search keeps of each kind: "rounds" ([seed, round]), "games" ([seed]) and "longest"
+#: (the longest round's turns, how many rounds were that long, rounds searched, the longest
+#: game's turns).
+Kept = dict[str, dict[str, list[list[int]]]]
+
+
+def search(games: int) -> Kept:
+    """The :data:`KEPT` longest rounds and games of each kind among ``games`` seeds (the
+    smaller seed first among equals), over every core (each game is independent)."""
     jobs = [(kind, seed) for kind in KINDS for seed in range(1, games + 1)]
     with multiprocessing.Pool() as pool:
         results = list(pool.imap_unordered(turns_per_round, jobs, chunksize=8))
-    kept: dict[str, dict[str, list[list[int]]]] = {}
+    kept: Kept = {}
     for kind in KINDS:
         mine = [f for f in results if f.kind == kind]
-        rounds = heapq.nlargest(
-            KEPT,
-            ((n, f.seed, r + 1) for f in mine for r, n in enumerate(f.turns)),
-        )
-        longest = heapq.nlargest(KEPT, ((sum(f.turns), f.seed) for f in mine))
+        every = [(n, -f.seed, r + 1) for f in mine for r, n in enumerate(f.turns)]
+        rounds = heapq.nlargest(KEPT, every)
+        longest = heapq.nlargest(KEPT, ((sum(f.turns), -f.seed) for f in mine))
+        top = rounds[0][0]
         kept[kind] = {
-            "rounds": [[seed, round_no] for _, seed, round_no in rounds],
-            "games": [[seed] for _, seed in longest],
+            "rounds": [[-seed, round_no] for _, seed, round_no in rounds],
+            "games": [[-seed] for _, seed in longest],
+            "longest": [[top, sum(r[0] == top for r in every), len(every), longest[0][0]]],
         }
     return kept
+
+
+def summary(kept: Kept) -> None:
+    """What the search found, kind by kind."""
+    for kind, found in kept.items():
+        top, many, rounds, game = found["longest"][0]
+        print(
+            f"{kind}: longest round {top} turns ({many} of {rounds} rounds that long), "
+            f"longest game {game} turns"
+        )
 
 
 def table_of(kind: str, game: Game, table_id: int) -> Table:
@@ -167,9 +183,7 @@ def drawn(
     return Drawn(what, len(found), turns, len(gif), cpu)
 
 
-def draw_all(
-    renderer: Renderer, kept: dict[str, dict[str, list[list[int]]]], save: Path | None
-) -> Iterator[tuple[str, Drawn]]:
+def draw_all(renderer: Renderer, kept: Kept, save: Path | None) -> Iterator[tuple[str, Drawn]]:
     """Every kept round and game drawn, each tagged "round" or "game"."""
     for kind, found in kept.items():
         for seed, round_no in found["rounds"]:
@@ -203,6 +217,7 @@ def main() -> int:
         print(f"searched {args.games} games of each kind in {time.monotonic() - start:.0f} s")
         if args.found is not None:
             args.found.write_text(json.dumps(kept, indent=1))
+    summary(kept)
     renderer = Renderer()
     renderer.palette()
     rounds: list[Drawn] = []
