@@ -149,14 +149,24 @@ def frames(found: Sequence[Moment]) -> list[Moment]:
     """The frames a replay draws of ``found`` (moments of one round or more, in order): every
     moment while a round fits in :data:`ROUND_FRAMES` and the game in :data:`GAME_FRAMES`;
     beyond, runs of quiet turns shown a few to a frame (see :func:`fitted`). A game's rounds
-    share one cap, the largest whose frames fit the game's, so short rounds stay whole."""
+    share one cap, the largest whose frames fit the game's, so short rounds stay whole; a round
+    keeps the frames that show each of its lays alone while the game can afford them all."""
     rounds = _by_round(found)
-    cap = ROUND_FRAMES
-    chosen = [fitted(r, cap) for r in rounds]
-    while cap > FEWEST_FRAMES and sum(map(len, chosen)) > GAME_FRAMES:
-        cap -= 1
-        chosen = [fitted(r, cap) for r in rounds]
+    floors = [min(len(_stretches(r, loud_alone=True)), ROUND_FRAMES) for r in rounds]
+    chosen = _shared(rounds, floors) or _shared(rounds, [0] * len(rounds))
+    if chosen is None:  # more rounds than the game's frames allow even at their fewest
+        chosen = [fitted(r, FEWEST_FRAMES) for r in rounds]
     return [m for r in chosen for m in r]
+
+
+def _shared(rounds: Sequence[list[Moment]], floors: Sequence[int]) -> list[list[Moment]] | None:
+    """The rounds under the largest common cap (never below a round's floor) whose frames fit
+    the game's; None when even the smallest does not."""
+    for cap in range(ROUND_FRAMES, FEWEST_FRAMES - 1, -1):
+        chosen = [fitted(r, max(cap, floor)) for r, floor in zip(rounds, floors, strict=True)]
+        if sum(map(len, chosen)) <= GAME_FRAMES:
+            return chosen
+    return None
 
 
 def _by_round(found: Sequence[Moment]) -> list[list[Moment]]:
