@@ -160,6 +160,17 @@ rounds_st = st.lists(
 )
 
 
+def alone_frames(found: Sequence[replays.Moment]) -> int:
+    """The frames a round needs to show each lay alone: its deal and end, its lays, its last
+    turn, one frame for each run of quiet turns between."""
+    turns = [m for m in found if m.kind == "turn"]
+    frames, quiet_before = 2 + min(len(turns), 1), False
+    for turn in turns[:-1]:
+        frames += 0 if (turn.quiet and quiet_before) else 1
+        quiet_before = turn.quiet
+    return frames
+
+
 def unfolded(found: Sequence[replays.Moment]) -> list[replays.Moment]:
     return [c for m in found for c in (m.covers or (m,))]
 
@@ -181,6 +192,11 @@ def test_every_moment_is_in_exactly_one_frame_in_order_within_the_caps(
         mine = [m for m in found if m.round_no == number]
         assert len(mine) <= replays.ROUND_FRAMES
         assert not mine[0].covers and not mine[-1].covers, "the deal and the end alone"
+    needed = sum(
+        min(alone_frames(made_round(1, loud, True)), replays.ROUND_FRAMES) for loud, _ in rounds
+    )
+    if needed <= replays.GAME_FRAMES:
+        assert all(c.quiet for m in found for c in m.covers), "a lay shares a frame"
     sizes = [len(made_round(1, loud, True)) for loud, _ in rounds]
     if max(sizes) <= replays.ROUND_FRAMES and len(every) <= replays.GAME_FRAMES:
         assert found == every, "rounds and a game within the caps are shown whole"
