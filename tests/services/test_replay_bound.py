@@ -217,3 +217,18 @@ def test_a_round_of_few_lays_shows_each_alone(length: int, lays: list[int]) -> N
         assert all(c.quiet for c in frame.covers), "a lay shares a frame"
     if length:
         assert not found[-2].covers, "the last turn is alone"
+
+
+def test_a_round_of_many_lays_keeps_them_alone_beside_long_quiet_rounds() -> None:
+    """Rounds of quiet turns only shrink the game's common cap below what a round of many lays
+    needs: that round still keeps each lay alone, the quiet rounds pay for it."""
+    lays = ([True] + [False] * 5) * 20
+    every = made_round(1, lays, ended=True)
+    for number in range(2, 12):
+        every += made_round(number, [False] * 200, ended=True)
+    needed = alone_frames(made_round(1, lays, True))
+    assert needed <= replays.ROUND_FRAMES and len(every) > replays.GAME_FRAMES
+    found = replays.frames(every)
+    assert len(found) <= replays.GAME_FRAMES
+    assert all(c.quiet for m in found for c in m.covers), "a lay shares a frame"
+    assert sum(m.round_no == 1 for m in found) == needed
