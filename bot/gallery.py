@@ -147,7 +147,7 @@ def hand(game: Game, seat: int, table_no: int, locale: str = "en") -> Scene:
 
 def replay_scene(play: Play, names: Sequence[str], table_no: int, locale: str) -> Scene:
     """Round :data:`REPLAY_ROUND` of ``play`` as the bot's replay GIF draws it."""
-    found = replays.moments(play.log(), frozenset({REPLAY_ROUND}))
+    found = replays.frames(replays.moments(play.log(), frozenset({REPLAY_ROUND})))
     return replays.replay_scene(play.table(names, table_no), found, locale)
 
 

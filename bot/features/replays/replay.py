@@ -40,6 +40,31 @@ from rummy_engine.replay import replay
 
 #: How long each kind of frame stays up, in milliseconds.
 DURATIONS = {"deal": 1800, "turn": 1100, "end": 4500}
+#: At most this many frames in one round's replay, and in a whole game's (issue 39: a round's
+#: GIF within 1 MiB and 1 s of CPU, a game's within 8 MiB, at 10 to 20 KiB a frame). A longer
+#: round (a Basic round of 6 whose stock is turned over again and again lasts 200 turns and
+#: more) shows several quiet turns in one frame.
+ROUND_FRAMES = 48
+GAME_FRAMES = 400
+#: The fewest frames a finished round can be shown in: its deal, its turns but the last in one
+#: frame, the last turn (its player going out, or the stock running out) and its end.
+FEWEST_FRAMES = 4
+#: The events of a stock made again from the discard pile (Basic turns it over, Atlas shuffles).
+RESTOCKED = frozenset({"discard_turned_over", "stock_reshuffled"})
+#: What a quiet turn does: draw (or take, or put back, the discard) and discard, the stock
+#: turned over or shuffled on the way. A turn with any other event (a lay-down, a lay-off, a
+#: joker swap, a resignation, a timeout) is never grouped while the cap allows.
+QUIET = frozenset(
+    {
+        "turn_started",
+        "drew_stock",
+        "discard_taken",
+        "take_undone",
+        "discarded",
+        "discard_turned_over",
+        "stock_reshuffled",
+    }
+)
 #: Discord's limit on an attachment's description (alt text).
 ALT_LIMIT = 1024
 
@@ -47,13 +72,20 @@ ALT_LIMIT = 1024
 @dataclass(frozen=True)
 class Moment:
     """One frame's worth of game: the deal of a round, a completed turn (with its events and
-    its number in the round, from 1), or the round's end."""
+    its number in the round, from 1), or the round's end. A frame standing for several turns
+    (see :func:`frames`) is its last turn's moment with the turns it ``covers``, in order."""
 
     kind: str
     round_no: int
     game: Game
     turn: int = 0
     events: tuple[Event, ...] = ()
+    covers: tuple[Moment, ...] = ()
+
+    @property
+    def quiet(self) -> bool:
+        """A turn that laid nothing and changed no meld (its picture moves only the piles)."""
+        return self.kind == "turn" and all(e.kind in QUIET for e in self.events)
 
 
 @dataclass(frozen=True)
@@ -108,6 +140,93 @@ def moments(log: Log, wanted: frozenset[int] | None = None) -> list[Moment]:
         if ended:
             turn = []
     return found
+
+
+# -- the frames drawn: a bound on long rounds and games ------------------------------------------
+
+
+def frames(found: Sequence[Moment]) -> list[Moment]:
+    """The frames a replay draws of ``found`` (moments of one round or more, in order): every
+    moment while a round fits in :data:`ROUND_FRAMES` and the game in :data:`GAME_FRAMES`;
+    beyond, runs of quiet turns shown a few to a frame (see :func:`fitted`). A game's rounds
+    share one cap, the largest whose frames fit the game's, so short rounds stay whole; a round
+    keeps the frames that show each of its lays alone while the game can afford them all."""
+    rounds = _by_round(found)
+    floors = [min(len(_stretches(r, loud_alone=True)), ROUND_FRAMES) for r in rounds]
+    chosen = _shared(rounds, floors) or _shared(rounds, [0] * len(rounds))
+    if chosen is None:  # more rounds than the game's frames allow even at their fewest
+        chosen = [fitted(r, FEWEST_FRAMES) for r in rounds]
+    return [m for r in chosen for m in r]
+
+
+def _shared(rounds: Sequence[list[Moment]], floors: Sequence[int]) -> list[list[Moment]] | None:
+    """The rounds under the largest common cap (never below a round's floor) whose frames fit
+    the game's; None when even the smallest does not."""
+    for cap in range(ROUND_FRAMES, FEWEST_FRAMES - 1, -1):
+        chosen = [fitted(r, max(cap, floor)) for r, floor in zip(rounds, floors, strict=True)]
+        if sum(map(len, chosen)) <= GAME_FRAMES:
+            return chosen
+    return None
+
+
+def _by_round(found: Sequence[Moment]) -> list[list[Moment]]:
+    rounds: list[list[Moment]] = []
+    for moment in found:
+        if not rounds or rounds[-1][0].round_no != moment.round_no:
+            rounds.append([])
+        rounds[-1].append(moment)
+    return rounds
+
+
+#: A round cut into stretches: a moment shown alone, or a run of turns that may share frames.
+Stretch = tuple[bool, tuple[Moment, ...]]
+
+
+def fitted(found: Sequence[Moment], cap: int) -> list[Moment]:
+    """One round's moments in at most ``cap`` frames (:data:`FEWEST_FRAMES` at least): the
+    deal, the end and the last turn always alone; every turn that changed the melds alone
+    too, and the runs of quiet turns between them cut in groups of the fewest turns that fit. Only a
+    round with more such turns than frames groups them with their neighbours as well."""
+    stretches = _stretches(found, loud_alone=True)
+    if len(stretches) > cap:
+        stretches = _stretches(found, loud_alone=False)
+    size = _group_size(stretches, cap)
+    return [m for alone, run in stretches for m in (run if alone else _grouped(run, size))]
+
+
+def _stretches(found: Sequence[Moment], *, loud_alone: bool) -> list[Stretch]:
+    turns = [i for i, m in enumerate(found) if m.kind == "turn"]
+    last = turns[-1] if turns and found[-1].kind == "end" else None
+    groupable_turns = set(turns) - {last}
+    stretches: list[Stretch] = []
+    for i, moment in enumerate(found):
+        groupable = i in groupable_turns and (moment.quiet or not loud_alone)
+        if groupable and stretches and not stretches[-1][0]:
+            stretches[-1] = (False, (*stretches[-1][1], moment))
+        else:
+            stretches.append((not groupable, (moment,)))
+    return stretches
+
+
+def _group_size(stretches: Sequence[Stretch], cap: int) -> int:
+    """The fewest turns to a frame that keep the stretches within ``cap`` frames (one frame
+    per run when nothing fewer fits)."""
+    longest = max((len(run) for alone, run in stretches if not alone), default=1)
+    for size in range(1, longest):
+        count = sum(1 if alone else -(-len(run) // size) for alone, run in stretches)
+        if count <= cap:
+            return size
+    return longest
+
+
+def _grouped(run: Sequence[Moment], size: int) -> list[Moment]:
+    """``run`` in frames of ``size`` turns (the last may hold fewer): each its last turn's
+    picture, covering its turns."""
+    out = []
+    for start in range(0, len(run), size):
+        group = tuple(run[start : start + size])
+        out.append(group[0] if len(group) == 1 else replace(group[-1], covers=group))
+    return out
 
 
 def finished_rounds(game: Game) -> tuple[int, ...]:
@@ -166,6 +285,8 @@ def caption(table: Table, moment: Moment, locale: str) -> str:
         result = _result(moment)
         winner = None if result.winner is None else names.name(result.winner)
         return scenes.round_headline(result, winner, locale)
+    if moment.covers:
+        return _covered(moment.covers, names, locale)
     told = presenter.describe(moment.events, names, locale)
     player = names.name(moment.events[0].seat or 0) if moment.events else "?"
     return t(
@@ -174,6 +295,28 @@ def caption(table: Table, moment: Moment, locale: str) -> str:
         turn=moment.turn,
         move=told or t("replay.played", locale, player=player),
     )
+
+
+def _player(turn: Moment) -> int:
+    """Whose turn it was: the seat of its first event that has one (a stock turned over has
+    none; the next player's turn_started comes last)."""
+    return next((e.seat for e in turn.events if e.seat is not None), 0)
+
+
+def _covered(turns: Sequence[Moment], names: presenter.Names, locale: str) -> str:
+    """A frame of several turns: their numbers and players, and what changed the table (or
+    that nothing did); the discards between are not retold, the piles show the last."""
+    players = ", ".join(dict.fromkeys(names.name(_player(m)) for m in turns))
+    first, last = turns[0].turn, turns[-1].turn
+    loud = [m for m in turns if not m.quiet]
+    if loud:
+        told = " ".join(presenter.describe(m.events, names, locale) for m in loud)
+        said = t("replay.turns", locale, first=first, last=last, players=players, move=told)
+    else:
+        said = t("replay.turns.quiet", locale, first=first, last=last, players=players)
+    if any(e.kind in RESTOCKED for m in turns for e in m.events):
+        said += " " + t("replay.turned_over", locale)
+    return said
 
 
 def frame_scene(
@@ -208,9 +351,10 @@ def replay_scene(table: Table, found: Sequence[Moment], locale: str) -> ReplaySc
 
 
 def round_moments(table: Table, moves: Sequence[MoveRecord], round_no: int | None) -> list[Moment]:
-    """The moments of one finished round (``round_no``), or of the whole game (None)."""
+    """The frames of one finished round (``round_no``), or of the whole game (None): what the
+    GIF draws and the step-through steps through."""
     log = Log.of(moves)
-    return moments(log, None if round_no is None else frozenset({round_no}))
+    return frames(moments(log, None if round_no is None else frozenset({round_no})))
 
 
 # -- the step-through -------------------------------------------------------------------------
