@@ -73,3 +73,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     on a real bot process, a real PostgreSQL server or real seconds (the turn timer's test
     waits a minute), and a worker more keeps the cores busy while one waits."""
     return (os.cpu_count() or 1) + 1
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[postgres.Server]:
+    """A throw-away PostgreSQL server of the test's own, to stop, restart or replace (the
+    session's shared one must not be)."""
+    started = postgres.start()
+    try:
+        yield started
+    finally:
+        started.stop()
+

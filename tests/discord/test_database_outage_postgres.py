@@ -6,7 +6,6 @@ restart of the bot, and the log says it once each way."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,17 +17,8 @@ from tests.helpers import postgres
 
 
 @pytest.fixture
-def server() -> Iterator[postgres.Server]:
-    started = postgres.start()
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
-@pytest.fixture
-def simcord_bot(server: postgres.Server) -> RummyBot:
-    return make_bot(server.tcp_dsn)
+def simcord_bot(own_postgres: postgres.Server) -> RummyBot:
+    return make_bot(own_postgres.tcp_dsn)
 
 
 async def _in_thread(action: Any) -> None:
@@ -37,20 +27,20 @@ async def _in_thread(action: Any) -> None:
 
 @pytest.mark.parametrize("back_how", ["resume", "fail_over"])
 async def test_a_postgres_server_that_goes_away_refuses_moves_and_is_found_again(
-    world: World, server: postgres.Server, caplog: pytest.LogCaptureFixture, back_how: str
+    world: World, own_postgres: postgres.Server, caplog: pytest.LogCaptureFixture, back_how: str
 ) -> None:
     watch = world.watch
     assert watch is not None
 
     def halt() -> None:
         watch.enabled = False  # it reads the store, which has nothing to read from now
-        server.halt()
+        own_postgres.halt()
 
     async def back() -> None:
         if back_how == "resume":
-            await _in_thread(server.resume)
+            await _in_thread(own_postgres.resume)
         else:  # the old server starts for the copy to be taken, then makes way for it
-            await _in_thread(server.resume)
-            await _in_thread(server.fail_over)
+            await _in_thread(own_postgres.resume)
+            await _in_thread(own_postgres.fail_over)
 
     await refused_then_played(world, caplog, outage=halt, back=back, reads=False)

@@ -5,18 +5,17 @@ down at the hour posts that day's puzzle once on start, never the days it missed
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
-import simcord
 
 from bot.app import RummyBot
 from bot.text import t
-from tests.discord.conftest import assert_only_refusals, make_bot
+from tests.discord import test_seasons
+from tests.discord.conftest import make_bot
+from tests.discord.test_seasons import World
 
 #: A day's puzzle is made in a thread: up to a second or two of CPU on a loaded machine.
 pytestmark = pytest.mark.simcord(settle_timeout=30.0)
@@ -31,33 +30,8 @@ def simcord_bot(store_url: str | Path) -> RummyBot:
     return make_bot(store_url)
 
 
-@dataclass
-class World:
-    env: simcord.Env
-    guild: simcord.GuildHandle  # type: ignore[name-defined]
-    channel: simcord.ChannelHandle  # type: ignore[name-defined]
-    admin: simcord.MemberActor  # type: ignore[name-defined]
-    alice: simcord.MemberActor  # type: ignore[name-defined]
-    bob: simcord.MemberActor  # type: ignore[name-defined]
-
-    @property
-    def bot(self) -> RummyBot:
-        bot = self.env.bot
-        assert isinstance(bot, RummyBot)
-        return bot
-
-
-@pytest.fixture
-async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
-    guild = simcord_env.create_guild("Rummy Club")
-    channel = guild.create_text_channel("puzzles")
-    managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(simcord_env.create_user("admin"), roles=[managers])
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    yield World(simcord_env, guild, channel, admin, alice, bob)
-    await simcord_env.bot.close()
-    assert_only_refusals(simcord_env)
+#: The seasons' server: an admin with Manage Server, alice and bob, a channel.
+world = test_seasons.world
 
 
 def posts(world: World) -> list[discord.Message]:

@@ -108,17 +108,8 @@ async def test_a_filesystem_remounted_read_only_refuses_moves_until_it_is_mounte
 
 
 @pytest.fixture
-def server() -> Iterator[postgres.Server]:
-    started = postgres.start()
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
-@pytest.fixture
-async def on_server(server: postgres.Server) -> AsyncIterator[PostgresStore]:
-    async with PostgresStore(server.tcp_dsn, clock=ticking_clock()) as opened:
+async def on_server(own_postgres: postgres.Server) -> AsyncIterator[PostgresStore]:
+    async with PostgresStore(own_postgres.tcp_dsn, clock=ticking_clock()) as opened:
         yield opened
 
 
@@ -127,17 +118,17 @@ async def _in_thread(action: object) -> None:
 
 
 async def test_a_postgres_server_down_refuses_moves_and_its_restart_is_noticed(
-    server: postgres.Server, on_server: PostgresStore, caplog: pytest.LogCaptureFixture
+    own_postgres: postgres.Server, on_server: PostgresStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, OUTAGE_LOG)
     table = await on_server.create_table(new_table())
     version = await _move(on_server, table.id, table.version)
-    await _in_thread(server.halt)
+    await _in_thread(own_postgres.halt)
     for _ in range(3):
         await _refused(on_server, table.id, version, Outage.UNREACHABLE)
     with pytest.raises(DatabaseUnavailable):
         await on_server.get_table(table.id)
-    await _in_thread(server.resume)
+    await _in_thread(own_postgres.resume)
     assert await _move(on_server, table.id, version) == version + 1
     episodes = _episodes(caplog)
     assert len(episodes) == 2, episodes
@@ -145,12 +136,12 @@ async def test_a_postgres_server_down_refuses_moves_and_its_restart_is_noticed(
 
 
 async def test_connections_cut_by_the_server_cost_no_move(
-    server: postgres.Server, on_server: PostgresStore, caplog: pytest.LogCaptureFixture
+    own_postgres: postgres.Server, on_server: PostgresStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, OUTAGE_LOG)
     table = await on_server.create_table(new_table())
     version = await _move(on_server, table.id, table.version)
-    admin = await asyncpg.connect(server.dsn)
+    admin = await asyncpg.connect(own_postgres.dsn)
     try:
         cut = await admin.fetchval(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
@@ -165,11 +156,11 @@ async def test_connections_cut_by_the_server_cost_no_move(
 
 
 async def test_a_failover_to_a_fresh_server_with_the_same_data_is_followed(
-    server: postgres.Server, on_server: PostgresStore
+    own_postgres: postgres.Server, on_server: PostgresStore
 ) -> None:
     table = await on_server.create_table(new_table())
     version = await _move(on_server, table.id, table.version)
-    await _in_thread(server.fail_over)
+    await _in_thread(own_postgres.fail_over)
     for _ in range(5):  # the first call after the switch may meet a connection of the old one
         try:
             version = await _move(on_server, table.id, version)

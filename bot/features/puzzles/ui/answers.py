@@ -28,6 +28,7 @@ from bot.services.refusal import Refusal
 from bot.storage.base import GuildSettingsStore
 from bot.text import normalise, t
 from bot.ui import errors
+from bot.ui.channels import messageable
 from bot.ui.custom_ids import CustomIdCodec
 from bot.ui.errors import refusal_sentence
 from bot.ui.files import BytesFile
@@ -127,7 +128,7 @@ class PuzzlePoster:
         self.answer: type[AnswerButton] = AnswerButton
 
     async def __call__(self, posting: Posting) -> int | None:
-        channel = await self._channel(posting.channel_id)
+        channel = await messageable(self.client, posting.channel_id)
         if channel is None:
             log.warning("the puzzle channel %s of server %s is gone", posting.channel_id, posting.guild_id)
             return None
@@ -146,15 +147,6 @@ class PuzzlePoster:
             log.warning("the puzzle of server %s was not posted (%s)", posting.guild_id, error)
             return None
         return message.id
-
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
-        channel = self.client.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.client.fetch_channel(channel_id)
-            except discord.HTTPException:
-                return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
 async def pictures(drawer: Drawer, today: DayPuzzle, locale: str) -> list[discord.File]:

@@ -30,6 +30,7 @@ from bot.services.refusal import Refusal
 from bot.storage.base import GuildSettingsStore, LeaderboardSort, SeasonRecord
 from bot.text import normalise, t
 from bot.text.safe import fit
+from bot.ui.channels import messageable
 from bot.ui.commands import choice, plain
 from bot.ui.custom_ids import CustomIdCodec
 from bot.ui.files import BytesFile
@@ -327,14 +328,10 @@ class StandingsPoster:
             log.warning("the standings of server %s were not posted", season.guild_id)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
-        channel = self.client.get_channel(channel_id)
+        channel = await messageable(self.client, channel_id)
         if channel is None:
-            try:
-                channel = await self.client.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("channel %s for a season's standings is gone", channel_id)
-                return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+            log.warning("channel %s for a season's standings is gone", channel_id)
+        return channel
 
 
 def _name(entry: LeaderboardEntry) -> str:
