@@ -1035,7 +1035,13 @@ class Reconciler:
             edited.append(replace(ref, stamp=draft.stamp, revision=table.record.revision))
             return draft.stamp
         try:
-            await self._to_dm(prefs, lambda dm: self._post(table, hand_kind(seat), draft, dm))
+            await self._to_dm(
+                prefs,
+                lambda dm: self._post(
+                    # a deal's DM once per round; one found gone is posted anew (its own nonce)
+                    table, hand_kind(seat), draft, dm, once_per=hand_round(table) if new_round else None
+                ),
+            )
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
@@ -1215,24 +1221,29 @@ class Reconciler:
         *,
         mentions: discord.AllowedMentions = NO_PINGS,
         again: int = 0,
+        once_per: str | None = None,
     ) -> None:
         """Send a new message and record it at once (a crash after the send is covered by the
         nonce, which makes Discord return the first message instead of a second one). ``again``:
-        a deleted message of the same stamp that this one replaces (another nonce)."""
+        a deleted message of the same stamp that this one replaces (another nonce).
+        ``once_per``: the nonce's stamp instead of the draft's (a hand DM: one per round), so
+        a message a crashed process sent for an older state of it is returned, and brought up
+        to date in place, rather than joined by a second one."""
         files = await draft.files(self.pictures)
         stamp = f"{draft.stamp}:{again}" if again else draft.stamp
         message = await channel.send(
             draft.content,
             allowed_mentions=mentions,
-            nonce=nonce_for(table.id, kind, stamp),
+            nonce=nonce_for(table.id, kind, once_per or stamp),
             files=files or discord.utils.MISSING,
             view=draft.view or discord.utils.MISSING,
         )
-        await self._record(
-            MessageRef(
-                table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
-            )
+        ref = MessageRef(
+            table.id, kind, message.channel.id, message.id, draft.stamp, table.record.revision
         )
+        if once_per is not None and message.content != draft.content:
+            await self._edit(replace(ref, stamp=""), draft)  # the crashed process's, older
+        await self._record(ref)
 
 
 @dataclass(frozen=True)
