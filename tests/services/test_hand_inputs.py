@@ -70,3 +70,35 @@ async def test_a_reader_preference_changes_the_inputs(tmp_path: Path) -> None:
     assert hand_inputs(table, 0, PlayerPrefs(HOST, four_colour=True), "en") != plain
     assert hand_inputs(table, 0, PlayerPrefs(HOST, hand_sort="melds"), "en") != plain
     assert hand_inputs(table, 0, PlayerPrefs(HOST), "fr") != plain
+
+
+async def test_a_freed_partner_is_told_their_first_lay_down_needs_no_minimum(
+    tmp_path: Path,
+) -> None:
+    """Rummy 51 2v2: once a player's partner has opened, the panel no longer asks them for the
+    opening's points (RULES.md: the 2v2 partner effect), while the other side still sees its bar."""
+    async with make_store(tmp_path / "freed.db") as store:
+        tables = TableService(store, seed_source=lambda: 3)
+        table = await tables.open_table(GUILD, CHANNEL, HOST, Variant.R51, "2v2")
+        for guest, team in ((GUEST, 1), (12, 0), (13, 1)):
+            await tables.join(table.id, guest, team=team)
+        await tables.start(table.id, HOST)
+        table = await tables.load(table.id)
+    game, rng = table.require_game(), random.Random(3)
+    while not any(game.opened) and game.phase is not Phase.ROUND_OVER:
+        game.apply(choose_action(game, rng))
+    assert any(game.opened), "someone opens in this deal"
+    opener = game.opened.index(True)
+    partner = game.rules.partner_of(opener)
+    assert partner is not None
+    shown = replace(table, game=game)
+    reader = (PlayerPrefs(HOST), "en")
+    game.current = partner  # what the partner's panel says on their turn
+    game.phase = Phase.PLAY
+    text = hand_draft(shown, partner, *reader, turn=True).content
+    assert "Your partner has opened: your first lay-down needs no minimum." in text, text
+    assert "Your opening needs" not in text
+    opponent = (opener + 1) % 4
+    game.current = opponent
+    text = hand_draft(shown, opponent, *reader, turn=True).content
+    assert "Your opening needs" in text, text

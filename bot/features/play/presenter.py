@@ -397,8 +397,17 @@ def hand_text(
             else t("hand.your_turn_play", locale)
         )
         if view.rules.has_opening and not view.opened[seat]:
-            lines.append(t("hand.threshold", locale, points=view.threshold))
+            lines.append(_opening_line(view, seat, locale))
     return "\n".join(lines)
+
+
+def _opening_line(view: PlayerView, seat: int, locale: str) -> str:
+    """What the player's first lay-down needs: the threshold, or nothing (Rummy 71: a natural
+    run) once their partner has opened (RULES.md: the 2v2 partner effect)."""
+    partner = view.rules.partner_of(seat)
+    if partner is not None and view.opened[partner]:
+        return t(f"hand.freed.{view.rules.variant.value}", locale)
+    return t("hand.threshold", locale, points=view.threshold)
 
 
 def hand_scene(

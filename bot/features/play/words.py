@@ -243,6 +243,8 @@ WORDS: dict[str, str] = {
     "hand.your_turn_draw": "Your turn: draw from the stock or take the discard.",
     "hand.your_turn_play": "Your turn: lay down, add to melds, or discard to end your turn.",
     "hand.threshold": "Your opening needs {points} points.",
+    "hand.freed.r51": "Your partner has opened: your first lay-down needs no minimum.",
+    "hand.freed.r71": "Your partner has opened: your first lay-down needs only a natural run.",
     "hand.dm_closed": "{player}, I cannot send you direct messages (they are closed), so your hand is only available with /rummy hand or the Show my hand button — only you will see it.",
     "hand.sent_dm": "Your hand is in your direct messages.",
     "hand.select_first": "Choose the cards first, in the menu above.",
