@@ -127,7 +127,7 @@ class PlayHandlers:
         if ask.kind == coaching.GO_OUT:
             (card,) = [face for face in ask.options if isinstance(face, Face)]
             question = go_out_buttons(table, card, locale)
-            chosen: Sequence[Face] = (card,)
+            chosen: Sequence[Face] = ()  # the question's button alone carries the discard
             sentence = t("coach.go_out_ask", locale, card=card.pretty)
         elif ask.kind == "end":
             labels = moves.end_labels(table.require_game(), seat, ask.meld, ask.cards)
