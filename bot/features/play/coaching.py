@@ -8,7 +8,8 @@ mover saw (their view before each of their actions, kept here in memory as the m
 played), plus one public fact of the table after it (:func:`open_discard`). So a note is built
 from what the player knew then, and costs no Discord call: it rides on the move's own answer.
 
-What is kept in memory: per table and seat, the steps of the turn in progress; per table, the
+What is kept in memory: per table and seat, the steps of the turn in progress and the jokers
+already told this round (a joker note is told once a round, as in the review); per table, the
 turn whose discard was already questioned. A restart forgets them: a turn in progress then
 gets its note from the steps played since, and the question may be asked once more.
 """
@@ -22,7 +23,17 @@ from bot.features.play.moves import Ask
 from bot.services.refusal import Refusal
 from bot.storage.base import SeatRecord
 from bot.text import t
-from rummy_engine import Action, Card, Discard, Game, Meld, Phase, format_cards, player_view
+from rummy_engine import (
+    Action,
+    Card,
+    Discard,
+    Face,
+    Game,
+    Meld,
+    Phase,
+    format_cards,
+    player_view,
+)
 from rummy_engine.ai.review import (
     EarlyOpening,
     Finding,
@@ -72,6 +83,8 @@ class Coach:
     def __init__(self) -> None:
         self._turns: dict[tuple[int, int], _Turn] = {}
         self._asked: dict[int, tuple[int, int, int]] = {}
+        #: Per table and seat, the round and the (card, meld) joker notes told in it: once each.
+        self._told: dict[tuple[int, int], tuple[int, set[tuple[Face, int]]]] = {}
 
     def before(self, table_id: int, game: Game, seat: int, action: Action) -> PlayerView:
         """The mover's view before ``action`` at a coached table (kept with the move); raises
@@ -103,19 +116,31 @@ class Coach:
             return None
         del self._turns[key]
         self._asked.pop(table_id, None)
-        return turn_note(current.steps, player_view(game, seat), seat)
+        told = self._told.get(key)
+        if told is None or told[0] != before.round_no:
+            told = self._told[key] = (before.round_no, set())
+        return turn_note(current.steps, player_view(game, seat), seat, told[1])
 
 
-def turn_note(steps: Sequence[Step], after: PlayerView, seat: int) -> Note | None:
+def turn_note(
+    steps: Sequence[Step],
+    after: PlayerView,
+    seat: int,
+    told: set[tuple[Face, int]] | None = None,
+) -> Note | None:
     """The one note of a turn, by priority: a missed go-out, a missed opening, a joker that
-    could have been freed (the review's order), then a discard the next opponent can lay off."""
+    could have been freed (the review's order; ``told``: the jokers already told this round,
+    not told again), then a discard the next opponent can lay off."""
     if not steps:
         return None
-    findings = [
-        f for f in review_turn(steps, after, seat) if isinstance(f, MissedGoOut | EarlyOpening | FreeJoker)
-    ]
-    if findings:
-        return findings[0]
+    told = set() if told is None else told
+    for finding in review_turn(steps, after, seat):
+        if isinstance(finding, FreeJoker):
+            if (finding.card.face, finding.meld) in told:
+                continue
+            told.add((finding.card.face, finding.meld))
+        if isinstance(finding, MissedGoOut | EarlyOpening | FreeJoker):
+            return finding
     return open_discard(steps[-1], after, seat)
 
 
