@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bot.app import RummyBot
-from bot.services.refusal import Refusal
 from bot.text import t
 from rummy_engine import Deal, Rules, Variant
 from tests.discord.conftest import World, make_bot
@@ -116,12 +115,18 @@ async def test_a_coached_game_notes_each_turn_and_asks_once_before_a_thrown_go_o
 
 
 async def test_discard_anyway_plays_the_questioned_discard(world: World) -> None:
+    """The panel's own Discard is questioned the same way, in the panel; the answer plays it."""
     await against_a_computer(world, coaching=True)
     alice = world.players[0]
     await first_turn(world)
+    panel = (await alice.slash(world.channel, "rummy hand")).response
+    hand = (await world.table()).view(0).hand
+    index = next(i for i, card in enumerate(hand) if card.face.text == "Qh")
+    await alice.select(panel, [f"{index}:Qh"])
     before = await moves(world)
-    asked = await alice.slash(world.channel, "rummy discard", card="Qh")
-    assert await moves(world) == before
+    asked = await alice.click(panel, label="Discard")
+    assert await moves(world) == before, "nothing is played before the answer"
+    assert "You can go out this turn — discard Q♥ anyway?" in asked.response.content
     confirmed = await alice.click(asked.response, label="Discard Q♥ anyway")
     assert await moves(world) == before + 1, "the second press plays the discard"
     game = (await world.table()).require_game()
@@ -141,19 +146,33 @@ async def test_an_uncoached_table_neither_asks_nor_notes(world: World) -> None:
     assert "Coach" not in played.response.content and "go out" not in played.response.content
 
 
+def said(result: Any) -> str:
+    """Everything a press answered, privately or by editing its message."""
+    answers = [*([result.response] if result.response else []), *result.followups]
+    return "\n".join(str(a.content) for a in answers)
+
+
 async def test_coaching_is_refused_at_a_table_that_would_be_rated(world: World) -> None:
+    """The lobby's Settings offer Coaching; between two people (a rated table) it is refused in
+    a sentence, and allowed once a computer sits instead."""
     alice, bob = world.players[:2]
     await alice.slash(world.channel, "rummy new", variant="basic", mode="basic")
     await bob.slash(world.channel, "rummy join")
     table = await world.bot.tables.in_channel(world.guild.id, world.channel.id)
     assert table is not None
     world.table_id = table.id
-    with pytest.raises(Refusal) as refused:
-        await world.bot.tables.set_option(table.id, alice.user.id, "coaching", "on")
-    assert refused.value.code == "coaching.rated"
+    lobby = next(m for m in world.public_messages() if m.components)
+    settings = await alice.click(lobby, label="Settings")
+    await alice.select(settings.response, ["coaching"])
+    refused = await alice.select(settings.response, ["on"])
+    assert t("coaching.rated") in said(refused), said(refused)
     assert t("coaching.rated").startswith("Coaching is for unrated tables only")
     assert not (await world.table()).settings.coaching
+
     await alice.slash(world.channel, "rummy computer", action="addbot")
     await bob.slash(world.channel, "rummy leave")
-    await world.bot.tables.set_option(table.id, alice.user.id, "coaching", "on")
+    lobby = next(m for m in reversed(world.public_messages()) if m.components)
+    settings = await alice.click(lobby, label="Settings")
+    await alice.select(settings.response, ["coaching"])
+    await alice.select(settings.response, ["on"])
     assert (await world.table()).settings.coaching, "allowed once a computer is seated"
