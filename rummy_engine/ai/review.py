@@ -192,6 +192,51 @@ def review_steps(steps: Sequence[Step], end: PlayerView, seat: int, round_no: in
     return Review(seat, round_no, len(turns), tuple(findings))
 
 
+def review_turn(steps: Sequence[Step], after: PlayerView, seat: int) -> tuple[Finding, ...]:
+    """The review's checks on one own turn alone (its steps, ``after``: the seat's view once it
+    ended), as coached practice tells them right after the turn: a missed go-out, an opening
+    in hand and not laid, a table joker a card could have freed. Findings carry turn 1."""
+    state = _Round(seat, [])
+    _review_turn(state, 1, steps, after)
+    if state.opening is not None:
+        state.findings.append(state.opening)
+    state.findings.sort(key=_order)
+    return tuple(state.findings)
+
+
+def go_out_now(view: PlayerView) -> MissedGoOut | None:
+    """A way for the seat to go out from ``view`` (its play phase), by the review's own check:
+    the computer's plan, then the rules' consent on the stand-in."""
+    if view.phase is not Phase.PLAY or view.seat is None or view.current != view.seat:
+        return None
+    return _go_out(1, Turn(view, view.rules, Strength.STRONG, random.Random(0)))
+
+
+@dataclass(frozen=True)
+class OpenDiscard:
+    """The card just discarded goes on table meld ``meld`` (0-based), and ``taker``, the next
+    player, an opponent who may lay off, can take it from the pile and lay it there now."""
+
+    card: Card
+    taker: int
+    meld: int
+
+
+def open_discard(step: Step, after: PlayerView, seat: int) -> OpenDiscard | None:
+    """Whether the turn's last step, a discard, left the next player (an opponent) a card they
+    can lay off on the table right now. Public facts only: the table, the pile, who opened."""
+    if not isinstance(step.action, Discard) or after.phase is not Phase.DRAW:
+        return None
+    rules, taker = after.rules, after.current
+    card = after.discard_top
+    if card is None or card.face != step.action.card or rules.side_of(taker) == rules.side_of(seat):
+        return None
+    if rules.has_opening and not after.opened[taker]:
+        return None
+    targets = extension_targets(card, [t.meld for t in after.table], rules)
+    return OpenDiscard(card, taker, targets[0]) if targets else None
+
+
 def _order(finding: Finding) -> tuple[int, int]:
     kinds = (MissedGoOut, EarlyOpening, FreeJoker, FedDiscard, ShortOpening)
     return finding.turn, next(i for i, kind in enumerate(kinds) if isinstance(finding, kind))

@@ -176,6 +176,7 @@ SMALL = {
     "bench_seasons.py": {"--games": "200", "--players": "20", "--runs": "2"},
     "bench_review.py": {"--games": "1"},
     "bench_puzzles.py": {"--days": "2"},
+    "bench_coaching.py": {"--games": "1"},
 }
 #: Scripts without a size to make small: what runs instead of the documented arguments.
 SMALL_ARGS = {"bench_strength.py": ["1", "1", "basic"], "bench_deterministic.py": ["0", "1", "3"]}

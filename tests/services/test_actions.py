@@ -47,6 +47,7 @@ RELEASED_BUTTONS = {
     "rummy:7:0:replay:3": Action.REPLAY,
     "rummy:7:0:rstep:3": Action.REPLAY_STEP,
     "rummy:7:4:rmove:3_b": Action.REPLAY_MOVE,
+    "rummy:7:12:back": Action.BACK,
 }
 RELEASED_SELECTS = {
     "rummy:7:12:pick": Action.PICK,

@@ -40,6 +40,8 @@ class Action(StrEnum):
     SET_OPTION = "setopt"
     SET_VALUE = "setval"
     ARRANGE = "arrange"
+    # the go-out question of coached practice: back to the hand panel, nothing played
+    BACK = "back"
     ADD_END = "addend"
     ADD_COMPUTER_AS = "addbotas"
     ABSENT_REPLACE = "absrep"

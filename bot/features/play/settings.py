@@ -27,6 +27,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from bot.features.play.coaching_choice import (
+    COACHING_CHOICES,
+    parse_coaching,
+    shown_coaching,
+)
 from bot.features.play.threads import THREAD_CHOICES, parse_thread, shown_thread
 from bot.features.play.turn_timer import TIMER_CHOICES, parse_timer, shown_timer
 from bot.services.refusal import Refusal
@@ -102,6 +107,15 @@ class TableSettings:
         show=normalise,
         value_words="choice.language",
         column="locale",
+    )
+    #: Coached practice (bot/features/play/coaching.py): offered in the lobby only, where the
+    #: table's seats say whether it is unrated (a computer seat); stored only while on.
+    coaching: bool = declared(
+        False,
+        COACHING_CHOICES,
+        parse=parse_coaching,
+        show=shown_coaching,
+        offered=Where.LOBBY,
     )
 
     @property

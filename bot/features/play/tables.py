@@ -26,6 +26,7 @@ import orjson
 from bot.features.defaults.service import decode_inherited, encode_inherited, inherited_key
 from bot.features.play import seating
 from bot.features.play.autoturn import timeout_action
+from bot.features.play.coaching import Coach, Note, allowed, coached
 from bot.features.play.seating import Mode
 from bot.features.play.settings import LANGUAGE, Stored, TableSettings, decode, encode, opening
 from bot.features.play.store import PlayStore
@@ -194,6 +195,8 @@ class Played:
     events: list[Event]
     actor_seat: int | None
     changed_hands: frozenset[int] = field(default_factory=frozenset)
+    #: At a coached table, the note of the mover's turn that this move ended (coaching.py).
+    note: Note | None = None
 
     @property
     def game_ended(self) -> bool:
@@ -238,6 +241,8 @@ class TableService:
         #: Per table, the last snapshot read or written and its game, parsed (see _game).
         self._parsed: OrderedDict[int, tuple[str, Game]] = OrderedDict()
         self._on_game_finished = on_game_finished
+        #: Coached tables' turns in progress (bot/features/play/coaching.py).
+        self.coach = Coach()
         #: Finished tables whose result the database was away for (see :meth:`_record`).
         self._unrecorded: set[int] = set()
 
@@ -565,6 +570,7 @@ class TableService:
 
         async def change(table: Table) -> None:
             settings = table.settings.with_choices({key: value})
+            allowed(settings.coaching and not table.settings.coaching, table.seats)
             Rules(table.variant, _player_count(table), settings.options)
             before = encode(table.settings).columns()
             for column, stored in encode(settings).columns().items():
@@ -738,8 +744,17 @@ class TableService:
                 raise Refusal("button.stale")
             try:
                 action = build(game, seat)
+                seen = None
+                if coached(table.settings.coaching, table.seats):
+                    seen = self.coach.before(table.id, game, seat, action)  # may ask first
                 reset = (seat, 0) if table.timeouts(seat) else None
-                return await self._apply(table, game, action, user_id, seat, timeouts=reset)
+                played = await self._apply(table, game, action, user_id, seat, timeouts=reset)
+                if seen is not None:
+                    note = self.coach.after(
+                        table.id, seat, seen, action, played.table.require_game()
+                    )
+                    played = replace(played, note=note)
+                return played
             except Refusal:
                 raise
             except RuleViolation as error:

@@ -158,7 +158,7 @@ def panel_view(
     *,
     add_targets: Sequence[tuple[int, Meld]] = (),
     swap_targets: Sequence[tuple[int, Meld]] = (),
-    question: TableSelect | None = None,
+    question: TableSelect | Sequence[TableButton] | None = None,
 ) -> discord.ui.View:
     """The hand panel shown only to its player: pick cards, then lay, add, swap or discard;
     ``question`` is the follow-up select of a click that needs one more answer."""
@@ -179,9 +179,29 @@ def panel_view(
             items.append(TableButton(tid, turn, Action.TAKE, take, row=1))
     if my_turn and game.phase is Phase.PLAY:
         items += _play_items(table, seat, chosen, sel, locale, add_targets, swap_targets)
-    if question is not None:
+    if isinstance(question, TableSelect):
         items.append(question)
+    elif question is not None:
+        items += question
     return component_view(*items)
+
+
+def go_out_buttons(table: Table, card: Face, locale: str) -> list[TableButton]:
+    """Coached practice's question before a discard that throws away a go-out: discard it
+    anyway (the same discard, played this time) or back to the hand panel."""
+    game = table.require_game()
+    return [
+        TableButton(
+            table.id,
+            game.turn,
+            Action.DISCARD,
+            t("button.discard_anyway", locale, card=card.pretty),
+            arg=encode([card]),
+            style=discord.ButtonStyle.danger,
+            row=4,
+        ),
+        TableButton(table.id, game.turn, Action.BACK, t("button.back_to_hand", locale), row=4),
+    ]
 
 
 def arrangement_select(

@@ -12,12 +12,18 @@ from dataclasses import replace
 
 import discord
 
-from bot.features.play import advice, moves, presenter
+from bot.features.play import advice, coaching, moves, presenter
+from bot.features.play.presenter import names_for
 from bot.features.play.tables import Table
 from bot.features.play.ui.context import UiContext
 from bot.features.play.ui.messages import hand_draft
-from bot.features.play.ui.panels import arrangement_select, end_select, panel_view
-from bot.features.play.ui.widgets import TableSelect
+from bot.features.play.ui.panels import (
+    arrangement_select,
+    end_select,
+    go_out_buttons,
+    panel_view,
+)
+from bot.features.play.ui.widgets import TableButton, TableSelect
 from bot.services.refusal import Refusal
 from bot.storage import PlayerPrefs
 from bot.text import t
@@ -91,13 +97,19 @@ class PlayHandlers:
         seat = played.actor_seat
         assert seat is not None
         mark_saved(interaction)
+        note = ""
+        if played.note is not None:  # coached practice: the turn's note rides on this answer
+            by_seat = names_for(played.table).by_seat
+            note = coaching.note_text(played.note, by_seat, locale_of(interaction))
         try:
-            picture = await self.show_panel(interaction, played.table, seat, (), edit=in_panel)
+            picture = await self.show_panel(
+                interaction, played.table, seat, (), edit=in_panel, note=note
+            )
         except DISCORD_FAILURES:
             # Discord failed the answer (a follow-up dropped, say): the move is stored, so the
             # table shows it first, then the mover's hand is sent once more.
             await self.ui.committed(played, interaction.user.id, interaction=interaction)
-            await self.show_panel(interaction, played.table, seat, (), edit=in_panel)
+            await self.show_panel(interaction, played.table, seat, (), edit=in_panel, note=note)
             return
         # The mover's DM shows the same hand at the end of the turn: kept until it is edited.
         with self.ui.reconciler.pictures.pinned(picture):
@@ -111,10 +123,16 @@ class PlayHandlers:
         seat = table.seat_of(interaction.user.id)
         assert seat is not None, "only a seated player's click can raise a question"
         locale = locale_of(interaction)
-        if ask.kind == "end":
+        question: TableSelect | list[TableButton]
+        if ask.kind == coaching.GO_OUT:
+            (card,) = [face for face in ask.options if isinstance(face, Face)]
+            question = go_out_buttons(table, card, locale)
+            chosen: Sequence[Face] = ()  # the question's button alone carries the discard
+            sentence = t("coach.go_out_ask", locale, card=card.pretty)
+        elif ask.kind == "end":
             labels = moves.end_labels(table.require_game(), seat, ask.meld, ask.cards)
             question = end_select(table, ask.meld, ask.cards, labels, locale)
-            chosen: Sequence[Face] = ask.cards
+            chosen = ask.cards
             sentence = t("hand.ask_end", locale, meld=ask.meld)
         else:
             lays = [lay for lay in ask.options if isinstance(lay, tuple)]
@@ -154,7 +172,7 @@ class PlayHandlers:
         chosen: Sequence[Face],
         *,
         edit: bool = False,
-        question: TableSelect | None = None,
+        question: TableSelect | list[TableButton] | None = None,
         note: str = "",
     ) -> str:
         """The player's private hand panel: text, image and the pick/lay/discard controls,

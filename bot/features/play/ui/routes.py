@@ -87,6 +87,8 @@ def make_router(lobby: LobbyHandlers, play: PlayHandlers) -> Router:
             await replays.step(interaction, tid, click.turn, click.arg, edit=edit)
         elif action is Action.PICK:
             await play.pick_cards(interaction, tid, click.values)
+        elif action is Action.BACK:
+            await play.pick_cards(interaction, tid, ())
         else:
             in_panel = bool(interaction.message and interaction.message.flags.ephemeral)
             build = moves.clicked(action, click.arg, click.values)

@@ -1,0 +1,186 @@
+"""Coached practice (issue 40, item 2): at an unrated table whose host turned ``coaching`` on,
+a person's discard that throws away a go-out is questioned once, and after each of their turns
+the answer they get anyway (their hand panel) carries one short note.
+
+Why no analysis of its own: the note is the round review's checks
+(:func:`rummy_engine.ai.review.review_turn`) run on just the turn that ended, from the steps the
+mover saw (their view before each of their actions, kept here in memory as the moves are
+played), plus one public fact of the table after it (:func:`open_discard`). So a note is built
+from what the player knew then, and costs no Discord call: it rides on the move's own answer.
+
+What is kept in memory: per table and seat, the steps of the turn in progress and the jokers
+already told this round (a joker note is told once a round, as in the review); per table, the
+turn whose discard was already questioned. A restart forgets them: a turn in progress then
+gets its note from the steps played since, and the question may be asked once more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.features.play.moves import Ask
+from bot.services.refusal import Refusal
+from bot.storage.base import SeatRecord
+from bot.text import t
+from rummy_engine import (
+    Action,
+    Card,
+    Discard,
+    Face,
+    Game,
+    Meld,
+    Phase,
+    format_cards,
+    player_view,
+)
+from rummy_engine.ai.review import (
+    EarlyOpening,
+    Finding,
+    FreeJoker,
+    MissedGoOut,
+    OpenDiscard,
+    Step,
+    go_out_now,
+    open_discard,
+    review_turn,
+)
+from rummy_engine.view import PlayerView
+
+#: What a note is made of: one finding of the review, or a discard an opponent can use.
+Note = Finding | OpenDiscard
+#: ``Ask.kind`` of the go-out question (its option: the card to discard).
+GO_OUT = "go_out"
+
+
+def unrated(seats: Sequence[SeatRecord]) -> bool:
+    """Whether a table with these seats is unrated (as the statistics decide: a computer seat,
+    or a seat without a person)."""
+    return any(seat.is_computer or seat.user_id is None for seat in seats)
+
+
+def allowed(on: bool, seats: Sequence[SeatRecord]) -> None:
+    """Refuse turning coaching on at a table that would be rated."""
+    if on and not unrated(seats):
+        raise Refusal("coaching.rated")
+
+
+def coached(on: bool, seats: Sequence[SeatRecord]) -> bool:
+    """Whether the table coaches now: turned on, and still unrated."""
+    return on and unrated(seats)
+
+
+@dataclass
+class _Turn:
+    round_no: int
+    turn: int
+    steps: list[Step]
+
+
+class Coach:
+    """The steps of the turns in progress at coached tables, and the go-out question."""
+
+    def __init__(self) -> None:
+        self._turns: dict[tuple[int, int], _Turn] = {}
+        self._asked: dict[int, tuple[int, int, int]] = {}
+        #: Per table and seat, the round and the (card, meld) joker notes told in it: once each.
+        self._told: dict[tuple[int, int], tuple[int, set[tuple[Face, int]]]] = {}
+
+    def before(self, table_id: int, game: Game, seat: int, action: Action) -> PlayerView:
+        """The mover's view before ``action`` at a coached table (kept with the move); raises
+        :class:`~bot.features.play.moves.Ask` instead, once a turn, for a discard that throws
+        away a go-out. Nothing is played then."""
+        view = player_view(game, seat)
+        if isinstance(action, Discard) and len(view.hand) > 1:
+            asked = (game.round_no, game.turn, seat)
+            if self._asked.get(table_id) != asked and go_out_now(view) is not None:
+                self._asked[table_id] = asked
+                raise Ask(GO_OUT, (action.card,))
+        return view
+
+    def after(
+        self, table_id: int, seat: int, before: PlayerView, action: Action, game: Game
+    ) -> Note | None:
+        """Keep the step just played; when it ended the turn, the turn's note (None: nothing
+        worth telling)."""
+        key = (table_id, seat)
+        current = self._turns.get(key)
+        if current is None or (current.round_no, current.turn) != (before.round_no, before.turn):
+            current = self._turns[key] = _Turn(before.round_no, before.turn, [])
+        current.steps.append(Step(before, action))
+        ended = (game.round_no, game.turn) != (before.round_no, before.turn) or game.phase not in (
+            Phase.DRAW,
+            Phase.PLAY,
+        )
+        if not ended:
+            return None
+        del self._turns[key]
+        self._asked.pop(table_id, None)
+        told = self._told.get(key)
+        if told is None or told[0] != before.round_no:
+            told = self._told[key] = (before.round_no, set())
+        return turn_note(current.steps, player_view(game, seat), seat, told[1])
+
+
+def turn_note(
+    steps: Sequence[Step],
+    after: PlayerView,
+    seat: int,
+    told: set[tuple[Face, int]] | None = None,
+) -> Note | None:
+    """The one note of a turn, by priority: a missed go-out, a missed opening, a joker that
+    could have been freed (the review's order; ``told``: the jokers already told this round,
+    not told again), then a discard the next opponent can lay off."""
+    if not steps:
+        return None
+    told = set() if told is None else told
+    for finding in review_turn(steps, after, seat):
+        if isinstance(finding, FreeJoker):
+            if (finding.card.face, finding.meld) in told:
+                continue
+            told.add((finding.card.face, finding.meld))
+        if isinstance(finding, MissedGoOut | EarlyOpening | FreeJoker):
+            return finding
+    return open_discard(steps[-1], after, seat)
+
+
+def note_text(note: Note, names: Mapping[int, str], locale: str) -> str:
+    """The note as its player reads it; table melds numbered from 1, as the table shows them."""
+    match note:
+        case MissedGoOut():
+            lay = _lay_text(note.melds, note.layoffs, locale)
+            if note.discard is None:
+                return t("coach.go_out_lay", locale, lay=lay)
+            if not lay:
+                return t("coach.go_out_discard", locale, card=note.discard.pretty)
+            return t("coach.go_out", locale, lay=lay, card=note.discard.pretty)
+        case EarlyOpening():
+            melds = " | ".join(format_cards(m.cards) for m in note.melds)
+            if note.threshold == 0:
+                return t("coach.open_free", locale, melds=melds)
+            return t(
+                "coach.open", locale, melds=melds, value=note.value, threshold=note.threshold
+            )
+        case FreeJoker():
+            return t("coach.joker", locale, card=note.card.pretty, meld=note.meld + 1)
+        case OpenDiscard():
+            player = names.get(note.taker, f"#{note.taker + 1}")
+            return t(
+                "coach.open_discard",
+                locale,
+                player=player,
+                card=note.card.pretty,
+                meld=note.meld + 1,
+            )
+    raise TypeError(f"not a note: {note!r}")
+
+
+def _lay_text(
+    melds: Sequence[Meld], layoffs: Sequence[tuple[int, tuple[Card, ...]]], locale: str
+) -> str:
+    parts = [" | ".join(format_cards(m.cards) for m in melds)] if melds else []
+    parts += [
+        t("coach.add_to", locale, cards=format_cards(cards), meld=meld + 1)
+        for meld, cards in layoffs
+    ]
+    return " | ".join(parts)
