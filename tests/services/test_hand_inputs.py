@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.features.play.presenter import names_for, table_text
 from bot.features.play.tables import Table, TableService
 from bot.features.play.ui.messages import hand_draft, hand_inputs
 from bot.storage import PlayerPrefs, make_store
@@ -102,3 +103,30 @@ async def test_a_freed_partner_is_told_their_first_lay_down_needs_no_minimum(
     game.current = opponent
     text = hand_draft(shown, opponent, *reader, turn=True).content
     assert "Your opening needs" in text, text
+
+
+async def test_the_bar_line_goes_once_one_of_the_barred_side_has_opened(tmp_path: Path) -> None:
+    """RULES.md §6.2: the first opening sets a bar for the other side; once one of them opens,
+    their partner is freed, so the table no longer tells that side it must reach the bar."""
+    async with make_store(tmp_path / "bar.db") as store:
+        tables = TableService(store, seed_source=lambda: 3)
+        table = await tables.open_table(GUILD, CHANNEL, HOST, Variant.R51, "2v2")
+        for guest, team in ((GUEST, 1), (12, 0), (13, 1)):
+            await tables.join(table.id, guest, team=team)
+        await tables.start(table.id, HOST)
+        table = await tables.load(table.id)
+    names = names_for(table)
+    for seed in range(40):
+        game, rng = table.require_game().copy(), random.Random(seed)
+        while game.phase in (Phase.DRAW, Phase.PLAY):
+            game.apply(choose_action(game, rng))
+            if game.bar is None or game.phase not in (Phase.DRAW, Phase.PLAY):
+                continue
+            barred = [s for s in range(4) if game.rules.side_of(s) != game.bar_side]
+            opened = [game.opened[s] for s in barred]
+            text = table_text(replace(table, game=game), names, "en")
+            has_line = "+1 bar:" in text
+            assert has_line == (not any(opened)), (opened, text)
+            if any(opened) and not all(opened):
+                return  # seen: one of them opened, the other freed, and no bar line
+    raise AssertionError("no deal of 40 had one of the barred side open before the other")

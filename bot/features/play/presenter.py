@@ -275,12 +275,13 @@ def _melds_line(view: PlayerView, names: Names, locale: str, budget: int) -> str
 
 
 def _bar_line(table: Table, view: PlayerView, names: Names, locale: str) -> str:
-    """The +1 bar, while a round is played and someone on the barred side still has to open."""
+    """The +1 bar, while a round is played and nobody on the barred side has opened yet: once
+    one has (meeting the bar), their partner is freed and owes it nothing (RULES.md §6.2)."""
     rules = view.rules
     if view.phase not in (Phase.DRAW, Phase.PLAY) or not rules.bar_applies or view.bar is None:
         return ""
     barred = [s for s in range(rules.players) if rules.side_of(s) != table.require_game().bar_side]
-    if all(view.opened[s] for s in barred):
+    if any(view.opened[s] for s in barred):
         return ""
     side = side_name(table, names, rules.side_of(barred[0]), locale)
     return t("table.bar", locale, side=side, bar=view.bar)
