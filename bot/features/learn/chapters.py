@@ -147,6 +147,23 @@ def _why_not_a_meld(cards: Sequence[Card], rules: Rules) -> RuleViolation:
     return Refusal("learn.not_a_meld", cards=written(cards))  # pragma: no cover - guarded
 
 
+class OnPosition(Exercise):
+    """An exercise about seat 0 of ``position``: the rules and the hand come from it."""
+
+    position: Position
+
+    @property
+    def rules(self) -> Rules:  # type: ignore[override]
+        return self.position.rules
+
+    def game(self) -> Game:
+        return self.position.to_game()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(sorted(self.game().hands[0], key=sort_key))
+
+
 @dataclass(frozen=True)
 class PickMeld(Exercise):
     """Pick, among ``offered``, cards that make a meld (of ``want``'s kind, when given)."""
@@ -272,22 +289,12 @@ class OpeningValue(Exercise):
 
 
 @dataclass(frozen=True)
-class Opens(Exercise):
+class Opens(OnPosition):
     """Pick, from a hand just drawn to (seat 0 of ``position``), the melds of an opening."""
 
     position: Position
     control: Control = field(default=Control.PICK, init=False)
 
-    @property
-    def rules(self) -> Rules:  # type: ignore[override]
-        return self.position.rules
-
-    def game(self) -> Game:
-        return self.position.to_game()
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(sorted(self.game().hands[0], key=sort_key))
 
     @property
     def drawn(self) -> Card | None:
@@ -333,20 +340,13 @@ TAKE = Draw(0, Source.DISCARD)
 
 
 @dataclass(frozen=True)
-class Allowed(Exercise):
+class Allowed(OnPosition):
     """Yes or no: may seat 0 of ``position`` make ``move`` now? (``Game.verify``)."""
 
     position: Position
     move: Action
     control: Control = field(default=Control.YES_NO, init=False)
 
-    @property
-    def rules(self) -> Rules:  # type: ignore[override]
-        return self.position.rules
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(sorted(self.position.to_game().hands[0], key=sort_key))
 
     @property
     def drawn(self) -> Card | None:
@@ -371,7 +371,7 @@ class Allowed(Exercise):
 
 
 @dataclass(frozen=True)
-class Extends(Exercise):
+class Extends(OnPosition):
     """Pick, from seat 0's hand in ``position`` (opened, in its play), cards that extend table
     meld ``meld`` (numbered from 1, as at a table)."""
 
@@ -379,13 +379,6 @@ class Extends(Exercise):
     meld: int
     control: Control = field(default=Control.PICK, init=False)
 
-    @property
-    def rules(self) -> Rules:  # type: ignore[override]
-        return self.position.rules
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(sorted(self.position.to_game().hands[0], key=sort_key))
 
     @property
     def groups(self) -> tuple[tuple[Card, ...], ...] | None:
@@ -417,20 +410,13 @@ class Extends(Exercise):
 
 
 @dataclass(frozen=True)
-class Frees(Exercise):
+class Frees(OnPosition):
     """Pick the one card of seat 0's hand that frees the joker of table meld ``meld``."""
 
     position: Position
     meld: int
     control: Control = field(default=Control.PICK, init=False)
 
-    @property
-    def rules(self) -> Rules:  # type: ignore[override]
-        return self.position.rules
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(sorted(self.position.to_game().hands[0], key=sort_key))
 
     def _refusal(self, game: Game, card: Card) -> RuleViolation | None:
         try:
