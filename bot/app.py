@@ -336,38 +336,42 @@ class RummyBot(commands.Bot):
         the dispatcher starts and at once fires what fell due while the bot was down (each
         deadline once: its claim is part of the move it causes).
         """
-        shards = self.settings.shards
-        records = await self.store.list_active_tables(shards=shards)
+        records = await self.store.list_active_tables(shards=self.settings.shards)
         log.info("Restoring %d open table(s)", len(records))
-        for record in records:
-            try:
-                table = await self.tables.load(record.id)
-            except Exception:
-                log.exception("table %s cannot be loaded; /rummy cancel archives it", record.id)
-                continue
-            await self.autoplay.after(table)
-        healed = await self.reconciler.heal(shards)
+        healed = await self._rearm(records)
         log.info("Re-published %d table(s) with changes not yet shown", healed)
         # a table message deleted while the bot was down is posted again (in the background)
         self.reconciler.look(records)
         return records
 
+    async def _rearm(self, records: Sequence[TableRecord]) -> int:
+        """Arm the deadlines of each open table, then publish every table whose change the
+        channel does not show yet; returns how many were. A table that cannot be loaded is
+        logged and left (a database away stops it all: its return calls this again)."""
+        for record in records:
+            try:
+                table = await self.tables.load(record.id)
+            except DatabaseUnavailable:
+                raise
+            except Exception:
+                log.exception("table %s cannot be loaded; /rummy cancel archives it", record.id)
+                continue
+            await self.autoplay.after(table)
+        return await self.reconciler.heal(self.settings.shards)
+
     async def database_back(self) -> None:
         """What waited for the database while it was away, once it is back (the store calls
-        it): which messages show each table, as this process knows them, the results of games that ended then, the deadlines of every open table (computer
-        turns, timers), and every table whose change the channel does not show yet; then the
-        deadlines that fell due meanwhile fire. If the database goes away again, its next
-        return calls this again."""
-        shards = self.settings.shards
+        it): which messages show each table, as this process knows them; the results of games
+        that ended then; the deadlines of every open table (computer turns, timers) and every
+        table whose change the channel does not show yet, as at start-up; then the deadlines
+        that fell due meanwhile fire. If the database goes away again, its next return calls
+        this again."""
         try:
             await self.reconciler.save_refs()
             await self.tables.record_delayed()
-            for record in await self.store.list_active_tables(shards=shards):
-                await self.autoplay.after(await self.tables.load(record.id))
-            healed = await self.reconciler.heal(shards)
-        except DatabaseUnavailable:
-            return
-        except ShuttingDown:
+            records = await self.store.list_active_tables(shards=self.settings.shards)
+            healed = await self._rearm(records)
+        except (DatabaseUnavailable, ShuttingDown):
             return
         log.info("After the database's return: %d table(s) shown again", healed)
         self.autoplay.dispatcher.wake()

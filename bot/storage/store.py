@@ -920,13 +920,13 @@ class SqlStore(ABC):
         )  # fmt: skip
         return None if row is None else PUZZLES.from_row(row, self._moment)
 
-    async def recent_puzzles(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
+    async def puzzle_days(self, guild_id: int, limit: int) -> list[tuple[str, str, str]]:
         rows = await self._rows(
-            f"SELECT {PUZZLES.columns()} FROM puzzles WHERE guild_id = ? "
+            "SELECT day, kind, puzzle_key FROM puzzles WHERE guild_id = ? "
             "ORDER BY day DESC LIMIT ?",
             guild_id, limit,
         )  # fmt: skip
-        return [PUZZLES.from_row(r, self._moment) for r in rows]
+        return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     async def add_puzzle_answer(self, answer: PuzzleAnswer) -> bool:
         insert = PUZZLE_ANSWERS.insert(

@@ -173,12 +173,12 @@ async def puzzles(bot: RummyBot, cast: Cast) -> dict[str, Any]:
     guild = cast.channels["duel"].guild_id or 0
     store = bot.store
     schedule = [[s.channel_id, s.hour] for s in await store.puzzle_guilds() if s.guild_id == guild]
-    days = await store.recent_puzzles(guild, 10)
+    days = await store.puzzle_days(guild, 10)
     return {
         "schedule": schedule,
         "days": [
-            [d.day, d.kind, d.puzzle_key, list(await store.puzzle_answers(guild, d.day))]
-            for d in days
+            [day, kind, key, list(await store.puzzle_answers(guild, day))]
+            for day, kind, key in days
         ],
         "streak erin": await bot.puzzles.streak(guild, cast.users["erin"].id),
     }

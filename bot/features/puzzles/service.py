@@ -160,7 +160,7 @@ class PuzzleService:
         return True  # the day's row is the claim (add_puzzle)
 
     async def _due(self, schedule: PuzzleSchedule) -> datetime:
-        days = {r.day for r in await self.store.recent_puzzles(schedule.guild_id, 2)}
+        days = {day for day, _, _ in await self.store.puzzle_days(schedule.guild_id, 2)}
         return due_at(self.clock(), schedule, days.__contains__)
 
     async def _fire(self, deadline: Deadline) -> None:
@@ -205,7 +205,7 @@ class PuzzleService:
             await self.store.set_puzzle_message(guild_id, today.day, channel_id, message_id)
 
     async def _make(self, guild_id: int, day: str) -> Found:
-        seen = [r.puzzle_key for r in await self.store.recent_puzzles(guild_id, HISTORY_DAYS)]
+        seen = [key for _, _, key in await self.store.puzzle_days(guild_id, HISTORY_DAYS)]
         games = await self._source_games(guild_id)
         return await asyncio.to_thread(
             day_puzzle, date.fromisoformat(day), guild_id=guild_id, seen=seen, games=games
@@ -230,8 +230,8 @@ class PuzzleService:
     async def current(self, guild_id: int, day: str) -> DayPuzzle:
         """The puzzle of ``day`` if it is still the server's current one (one sentence refuses
         an answer to an older post)."""
-        latest = await self.store.recent_puzzles(guild_id, 1)
-        if not latest or latest[0].day != day:
+        latest = await self.store.puzzle_days(guild_id, 1)
+        if not latest or latest[0][0] != day:
             raise Refusal("puzzle.not_current")
         found = await self._loaded_puzzle(guild_id, day)
         assert found is not None
@@ -254,7 +254,7 @@ class PuzzleService:
     async def streak(self, guild_id: int, user_id: int) -> int:
         """Puzzles of this server solved in a row, up to the latest one (a latest one not yet
         answered does not break it)."""
-        puzzle_days = [r.day for r in await self.store.recent_puzzles(guild_id, HISTORY_DAYS)]
+        puzzle_days = [day for day, _, _ in await self.store.puzzle_days(guild_id, HISTORY_DAYS)]
         solved = dict(await self.store.player_puzzle_days(guild_id, user_id, HISTORY_DAYS))
         count = 0
         for index, day in enumerate(puzzle_days):

@@ -36,8 +36,9 @@ class PuzzlesStore(GuildSettingsStore, MoveLog, Protocol):
     async def get_puzzle(self, guild_id: int, day: str) -> PuzzleRecord | None:
         ...
 
-    async def recent_puzzles(self, guild_id: int, limit: int) -> list[PuzzleRecord]:
-        """The server's latest puzzles, newest first."""
+    async def puzzle_days(self, guild_id: int, limit: int) -> list[tuple[str, str, str]]:
+        """The server's latest puzzles as (day, kind, position key), newest first: what the
+        schedule, the repeats and the streaks read (never the stored positions)."""
         ...
 
     async def add_puzzle_answer(self, answer: PuzzleAnswer) -> bool:
