@@ -69,6 +69,9 @@ COURSE: list[tuple[str, int, Answer]] = [
                               "one more. These melds make 57.", "the other side opened with 60")),
     ("The opening", 7, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
                               "Yes, that move is allowed now.")),
+    ("The opening", 8, Answer("choose", "67", "66", "The other side does not need 66 to open here.",
+                              "The first opening sets the bar for the other side: 66 points, so "
+                              "each of them needs 67 to open.")),
     ("A turn", 1, Answer("yesno", "No", "Yes", "You must draw first", "You must draw first")),
     ("A turn", 2, Answer("yesno", "Yes", "No", "Yes, that move is allowed now.",
                          "Yes, that move is allowed now.")),
@@ -94,10 +97,20 @@ COURSE: list[tuple[str, int, Answer]] = [
                                           "In hand, A♥ K♠ JK cost 41 points.")),
     ("Going out and the score", 2, Answer("choose", "100", "41", "These cards do not cost 41.",
                                           "In hand, A♥ K♠ JK cost 100 points.")),
-    ("Going out and the score", 3, Answer("choose", "451", "351", "351 is not the limit of this game.",
+    ("Going out and the score", 3, Answer("choose", "114", "214", "The other side does not pay 214 here.",
+                                          "Your partner pays nothing; the two opponents add theirs: "
+                                          "14 + 100 = 114.")),
+    ("Going out and the score", 4, Answer("choose", "200", "114", "The other side does not pay 114 here.",
+                                          "Your partner pays nothing; the two opponents add theirs: "
+                                          "100 + 100 = 200.")),
+    ("Going out and the score", 5, Answer("choose", "451", "351", "351 is not the limit of this game.",
                                           "The game ends when a side reaches 451 points.")),
-    ("Going out and the score", 4, Answer("choose", "300", "600", "600 is not the limit of this game.",
+    ("Going out and the score", 6, Answer("choose", "300", "600", "600 is not the limit of this game.",
                                           "The game ends when a side reaches 300 points.")),
+    ("Going out and the score", 7, Answer("yesno", "Yes", "No",
+                                          "Yes: laying down all your cards but one goes out even below "
+                                          "the opening's points.", "that is going rummy (rami sec): "
+                                          "allowed, and it does not double what the others pay.")),
     ("Basic rummy", 1, Answer("yesno", "No", "Yes",
                               "the Ace is only low here (A-2-3), never after the King.",
                               "Q♥ K♥ A♥ is not a run")),
@@ -105,15 +118,15 @@ COURSE: list[tuple[str, int, Answer]] = [
                               "Yes: A♥ 2♥ 3♥ is a run.")),
     ("Basic rummy", 3, Answer("choose", "18", "28", "These cards do not cost 28.",
                               "In hand, A♥ K♠ 7♦ cost 18 points.")),
-    ("Basic rummy", 4, Answer("choose", "44", "22", "The winner does not score 22 here.",
-                              "The others hold 22 points, doubled for a rummy: 44.")),
+    ("Basic rummy", 4, Answer("choose", "86", "43", "The winner does not score 43 here.",
+                              "The others hold 43 points, doubled for a rummy: 86.")),
 ]  # fmt: skip
 CHAPTER_SIZES = {
     "Melds": 6,
-    "The opening": 7,
+    "The opening": 8,
     "A turn": 5,
     "Adding to melds": 4,
-    "Going out and the score": 4,
+    "Going out and the score": 7,
     "Basic rummy": 4,
 }
 KEYS = {
@@ -125,7 +138,7 @@ KEYS = {
     "Basic rummy": "basic",
 }
 #: The questions without cards (a game's limit): no picture.
-NO_PICTURE = {("Going out and the score", 3), ("Going out and the score", 4)}
+NO_PICTURE = {("Going out and the score", 5), ("Going out and the score", 6)}
 
 
 def components(message: Any) -> list[dict[str, Any]]:
@@ -221,9 +234,14 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
     assert restarted
     assert message.content.startswith("**Course complete.**")
     assert "You are ready for Rummy 51, Rummy 71, Simple, Basic rummy." in message.content
-    assert "/rummy new (variant: r51, mode: 1v1)" not in message.content  # named, not coded
-    assert "/rummy new (variant: Rummy 51, mode: 1v1)" in message.content
-    assert labels(message) == ["Start again"]
+    assert "a coaching note after each of your turns: choose it below" in message.content
+    assert labels(message) == ["A practice table…", "Start again"]
+    offered = [o["label"] for o in menu(message, "practice")["options"]]
+    assert offered[:2] == [
+        "Rummy 51: you against a computer",
+        "Rummy 51: 2 against 2, with a computer partner",
+    ]
+    assert offered[-1] == "Basic rummy: you against 2 computers" and len(offered) == 7
     done = await progress_of(world, alice.user.id)
     assert done is not None and done.chapter == "end"
     assert done.finished == tuple(KEYS.values())
@@ -240,7 +258,7 @@ async def restart_and_resume(world: World, alice: Any, store_url: str | Path, be
     await old.close()
     again = await alice.slash(world.channel, "rummy-learn lessons")
     message = again.response
-    assert message.content.startswith("**The opening, exercise 2 of 7**"), message.content
+    assert message.content.startswith("**The opening, exercise 2 of 8**"), message.content
     assert "Try again." in message.content  # the miss before the restart counts
     assert await progress_of(world, alice.user.id) == stored
     return message
@@ -327,3 +345,50 @@ async def test_lesson_progress_round_trips_on_the_store(store_url: str | Path) -
         assert not await store.save_lesson_progress(replace(moved, item=4, step=2), 1)  # stale
         assert await store.get_lesson_progress(7) == moved
         assert await store.get_lesson_progress(8) is None
+
+
+async def finished_course(world: World, player: Any) -> Any:
+    """The end page of a player whose course is stored as finished."""
+    done = LessonProgress(player.user.id, "end", finished=tuple(KEYS.values()), step=1)
+    assert await world.bot.store.save_lesson_progress(done, 0)
+    return (await player.slash(world.channel, "rummy-learn lessons")).response
+
+
+@pytest.mark.parametrize(
+    ("choice", "variant", "seats"),
+    [("r51.1v1", "r51", 2), ("r71.2v2", "r71", 4), ("basic.basic", "basic", 3)],
+)
+async def test_the_course_end_deals_a_coached_practice_table_against_computers(
+    world: World, choice: str, variant: str, seats: int
+) -> None:
+    alice = world.players[0]
+    end = await finished_course(world, alice)
+    assert end.content.startswith("**Course complete.**")
+    chosen = await alice.select(end, [choice], custom_id=menu(end, "practice")["custom_id"])
+    assert chosen.ephemeral and chosen.response.content.startswith(
+        "Your practice table is dealt below, coaching on"
+    )
+    table = await world.bot.tables.here(world.guild.id, world.channel.id)
+    assert table.variant.value == variant and table.settings.coaching
+    assert not table.is_lobby and table.record.host_id == alice.user.id
+    assert [s.is_computer for s in table.seats].count(True) == seats - 1
+    assert table.seat_of(alice.user.id) is not None
+    if variant == "r71":  # the partner, opposite, is a computer
+        partner = (table.seat_of(alice.user.id) or 0) + 2
+        assert table.is_computer(partner % 4)
+    assert any(f"table #{table.id}" in m.content for m in world.public_messages()[-3:])
+    assert end.content.startswith("**Course complete.**")  # the lesson message stays
+
+
+async def test_a_practice_table_where_a_table_is_open_is_refused_and_changes_nothing(
+    world: World,
+) -> None:
+    alice, bob = world.players[:2]
+    await bob.slash(world.channel, "rummy new", variant="r51", mode="1v1")
+    before = await world.bot.tables.here(world.guild.id, world.channel.id)
+    end = await finished_course(world, alice)
+    refused = await alice.select(end, ["r51.1v1"], custom_id=menu(end, "practice")["custom_id"])
+    assert refused.ephemeral
+    assert refused.response.content.startswith(f"This channel already has a table (#{before.id}")
+    after = await world.bot.tables.here(world.guild.id, world.channel.id)
+    assert after.id == before.id and after.seats == before.seats

@@ -341,10 +341,12 @@ TAKE = Draw(0, Source.DISCARD)
 
 @dataclass(frozen=True)
 class Allowed(OnPosition):
-    """Yes or no: may seat 0 of ``position`` make ``move`` now? (``Game.verify``)."""
+    """Yes or no: may seat 0 of ``position`` make ``move`` now? (``Game.verify``; ``said``: the
+    sentence that explains a yes)."""
 
     position: Position
     move: Action
+    said: str = "learn.answer.allowed"
     control: Control = field(default=Control.YES_NO, init=False)
 
 
@@ -367,7 +369,7 @@ class Allowed(OnPosition):
         return Verdict(False, refusal or self.solution())
 
     def solution(self) -> RuleViolation:
-        return self._refusal() or Refusal("learn.answer.allowed")
+        return self._refusal() or Refusal(self.said)
 
 
 @dataclass(frozen=True)
@@ -544,6 +546,97 @@ class Limit(Exercise):
 
 
 @dataclass(frozen=True)
+class Bar(OnPosition):
+    """Choose what the other side's first opening needs once seat 0 of ``position`` opens with
+    ``melds`` (the +1 bar of the first opening)."""
+
+    position: Position
+    melds: str
+    control: Control = field(default=Control.CHOOSE, init=False)
+
+    @property
+    def groups(self) -> tuple[tuple[Card, ...], ...]:
+        return OpeningValue(self.melds, self.rules).groups
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for group in self.groups for c in group)
+
+    def opening(self) -> int:
+        return OpeningValue(self.melds, self.rules).value()
+
+    def value(self) -> int:
+        game = self.game()
+        game.apply(lay(self.melds))
+        return game.threshold_for(1)
+
+    def choices(self) -> tuple[int, ...]:
+        """The bar, the opening itself, the variant's base and near misses."""
+        right, base = self.value(), self.rules.opening_threshold
+        return tuple(sorted({right, self.opening(), base, base + 1, right + 1}))
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal("learn.bar.wrong", value=answer[:6]))
+
+    def solution(self) -> RuleViolation:
+        return Refusal("learn.answer.bar", opening=self.opening(), value=self.value())
+
+
+@dataclass(frozen=True)
+class SidePenalty(Exercise):
+    """Choose what the losing side pays when seat 0 goes out: ``hands`` are seats 1, 2, 3's
+    (``|`` between them; seat 2 is the winner's partner), ``laid`` whether each laid cards."""
+
+    hands: str
+    laid: tuple[bool, bool, bool]
+    rules: Rules
+    control: Control = field(default=Control.CHOOSE, init=False)
+
+    @property
+    def groups(self) -> tuple[tuple[Card, ...], ...]:
+        """The partner's hand first, then the two opponents' (how the question names them)."""
+        opponent, partner, other = OpeningValue(self.hands, self.rules).groups
+        return partner, opponent, other
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for group in self.groups for c in group)
+
+    def _points(self, rules: Rules, partner_pays: bool = False) -> int:
+        opponent, partner, other = OpeningValue(self.hands, self.rules).groups
+        hands = [(), opponent, partner, other]
+        laid = [True, *self.laid]
+        points = round_points(hands, laid, 0, rules).points[rules.side_of(1)]
+        if partner_pays:
+            points += hand_penalty(partner, self.laid[1], rules)
+        return points
+
+    def value(self) -> int:
+        return self._points(self.rules)
+
+    def choices(self) -> tuple[int, ...]:
+        """The value, with the partner paying too, in the other scale, and a near miss."""
+        other = Rules(Variant.SIMPLE if self.rules.variant is not Variant.SIMPLE else Variant.R51, 4)
+        right = self.value()
+        return tuple(
+            sorted({right, self._points(self.rules, True), self._points(other), right + 10})
+        )
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal("learn.side.wrong", value=answer[:6]))
+
+    def solution(self) -> RuleViolation:
+        opponent, _, other = OpeningValue(self.hands, self.rules).groups
+        first = hand_penalty(opponent, self.laid[0], self.rules)
+        second = hand_penalty(other, self.laid[2], self.rules)
+        return Refusal("learn.answer.side", first=first, second=second, value=self.value())
+
+
+@dataclass(frozen=True)
 class Chapter:
     """One chapter: its key (its words are ``learn.<key>.*``), the melds its picture shows,
     the rules they follow, and its exercises in order."""
@@ -631,6 +724,30 @@ _FREED = Position(
     drawn="4s",
     dealer=3,
 )
+_OPENS_66 = Position(
+    Rules(Variant.R51, 4),
+    hands=(
+        "7h 8h 9h Qs Qd Qc 3d 4d 5d Kc 2s 6c 10h Ac 8d",
+        "2c 3c 4d 6s 8s 9s Jc Qd 3h 5h Kc 4s 9h 10d",
+        "3d 5d 7d 9d Jh Qh 3h 4h 2h Kd 10s 9c 6d Jd",
+        "2h 2d 5c 5s 6h 6s 7c 7s 8d 8h 9d Jc Js Kh",
+    ),
+    discard="10c",
+    phase=Phase.PLAY,
+    drawn="Ac",
+    dealer=3,
+)
+_ALL_BUT_ONE = Position(
+    R51,
+    hands=("Ac 2c 3c 4c 5c 2h 2d 2s 3h 3d 3s 4h 5h 6h 9d", _OTHER),
+    discard="8d",
+    phase=Phase.PLAY,
+    drawn="6h",
+    dealer=1,
+)
+#: The seeds' 2-against-2 example: an opponent who laid and holds a King and a 4, the partner
+#: with 8 cards, the other opponent who laid nothing.
+_SIDES = "Ks 4d | 2h 2d 5c 5s 6h 6s 7c 7s | 3d 9d Jh"
 BASIC = Rules(Variant.BASIC, 2)
 
 #: The course, in order. A variant is ready once every chapter that names it is done.
@@ -658,6 +775,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Opens(_OPEN_71),
             Allowed(_BAR, lay("2s 3s 4s | 5h 6h 7h | Jd Qd Kd")),
             Allowed(_FREED, lay("5h 6h 7h")),
+            Bar(_OPENS_66, "7h 8h 9h | Qs Qd Qc | 3d 4d 5d"),
         ),
     ),
     Chapter(
@@ -687,8 +805,15 @@ CHAPTERS: tuple[Chapter, ...] = (
         (
             Penalty("Ah Ks JK"),
             Penalty("Ah Ks JK", laid=False),
+            SidePenalty(_SIDES, (True, False, False), Rules(Variant.R51, 4)),
+            SidePenalty(_SIDES, (True, False, False), Rules(Variant.SIMPLE, 4)),
             Limit(Rules(Variant.R71, 4)),
             Limit(Rules(Variant.SIMPLE, 2)),
+            Allowed(
+                _ALL_BUT_ONE,
+                lay("Ac 2c 3c 4c 5c | 2h 2d 2s | 3h 3d 3s | 4h 5h 6h"),
+                "learn.answer.rami_sec",
+            ),
         ),
     ),
     Chapter(
@@ -698,7 +823,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             IsMeld("Qh Kh Ah", BASIC),
             IsMeld("Ah 2h 3h", BASIC),
             Penalty("Ah Ks 7d", BASIC),
-            RoundScore("Ks 7d | Ah 4c", Rules(Variant.BASIC, 3), rummy=True),
+            RoundScore("Ks 8d | Qh 10c 5s", Rules(Variant.BASIC, 3), rummy=True),
         ),
         BASIC,
     ),

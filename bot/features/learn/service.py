@@ -21,11 +21,12 @@ from bot.features.learn.chapters import (
     ready_for,
 )
 from bot.features.learn.store import LessonStore
+from bot.features.play.seating import Mode
 from bot.render.scene import HandScene
 from bot.services.refusal import Refusal
 from bot.storage.base import LessonProgress
 from bot.text import t
-from rummy_engine import RuleViolation
+from rummy_engine import RuleViolation, Variant
 
 #: Wrong answers before the right one is shown.
 MISSES_SHOWN = 2
@@ -43,6 +44,7 @@ class Press:
     CHOOSE = "choose"  # a value chosen in the menu
     NEXT = "next"
     AGAIN = "again"  # the course from the start
+    PRACTICE = "practice"  # a coached practice table, its variant and mode chosen in the menu
 
 
 #: A line of a page: a sentence already written, or a refusal the Discord layer words (the
@@ -62,6 +64,8 @@ class Page:
     control: Control | None
     #: The menu's entries: card labels (PICK) or values (CHOOSE).
     options: tuple[str, ...] = ()
+    #: At the end: the practice tables offered, as (variant, mode).
+    practice: tuple[tuple[Variant, Mode], ...] = ()
 
 
 def first_progress(user_id: int) -> LessonProgress:
@@ -244,6 +248,17 @@ def _end_page(progress: LessonProgress, locale: str) -> Page:
     lines.append(
         t("learn.end.ready", locale, variants=names) if ready else t("learn.end.none", locale)
     )
-    practice = ready[0].value if ready else "r51"
-    lines.append(t("learn.end.practice", locale, variant=practice))
-    return Page(progress, tuple(lines), None, None)
+    lines.append(t("learn.end.practice", locale))
+    return Page(progress, tuple(lines), None, None, practice=practice_tables(ready))
+
+
+def practice_tables(ready: list[Variant]) -> tuple[tuple[Variant, Mode], ...]:
+    """The practice tables the end offers: each variant the player is ready for (every one
+    when none is), in each of its modes."""
+    return tuple(
+        (variant, mode)
+        for variant in ready or list(Variant)
+        for mode in (
+            (Mode.FREE_FOR_ALL,) if variant is Variant.BASIC else (Mode.ONE_V_ONE, Mode.TWO_V_TWO)
+        )
+    )

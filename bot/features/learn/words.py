@@ -52,6 +52,20 @@ WORDS: dict[str, str] = {
     "learn.score.wrong": "The winner does not score {value} here.",
     "learn.answer.gain": "The winner scores what the others hold: {value} points.",
     "learn.answer.rummy": "The others hold {gain} points, doubled for a rummy: {value}.",
+    "learn.answer.bar": (
+        "The first opening sets the bar for the other side: {opening} points, so each of them "
+        "needs {value} to open."
+    ),
+    "learn.bar.wrong": "The other side does not need {value} to open here.",
+    "learn.answer.side": (
+        "Your partner pays nothing; the two opponents add theirs: {first} + {second} = {value}."
+    ),
+    "learn.side.wrong": "The other side does not pay {value} here.",
+    "learn.answer.rami_sec": (
+        "Yes: laying down all your cards but one goes out even below the opening's points. With "
+        "nothing laid before, that is going rummy (rami sec): allowed, and it does not double "
+        "what the others pay."
+    ),
     # chapter 1: melds
     "learn.melds.title": "Melds",
     "learn.melds.page": (
@@ -89,6 +103,10 @@ WORDS: dict[str, str] = {
     "learn.opening.7": (
         "Rummy 51, 2 against 2: your partner has opened. May you lay 5♥ 6♥ 7♥ alone (18 points)?"
     ),
+    "learn.opening.8": (
+        "Rummy 51, 2 against 2: nobody has opened, and you open with 7♥ 8♥ 9♥, Q♠ Q♦ Q♣ and "
+        "3♦ 4♦ 5♦. What must each opponent's opening be worth now?"
+    ),
     # chapter 3: a turn
     "learn.turn.title": "A turn",
     "learn.turn.page": (
@@ -117,13 +135,23 @@ WORDS: dict[str, str] = {
     "learn.score.page": (
         "A round ends when a player discards their last card. In Rummy 51 and 71 the others pay "
         "what they hold (a card its number, a face card 10, an Ace 11, a joker 20), or 100 if "
-        "they laid nothing; in Simple every loser pays 100. The game ends when a side reaches its "
-        "limit."
+        "they laid nothing; in Simple every loser pays 100. In 2 against 2 the winner's partner "
+        "pays nothing and the two opponents add up. The game ends when a side reaches its limit."
     ),
     "learn.score.1": "Rummy 51: someone went out and you hold these cards. You had laid melds. What do you pay?",
     "learn.score.2": "Same cards, but you had laid nothing this round. What do you pay?",
-    "learn.score.3": "A game of Rummy 71, 2 against 2: at what score does it end?",
-    "learn.score.4": "A game of Simple, 1 against 1: at what score does it end?",
+    "learn.score.3": (
+        "Rummy 51, 2 against 2: you go out. The picture shows your partner's 8 cards, then the "
+        "opponents' hands: one had laid melds (K♠ 4♦ left), the other had laid nothing. What "
+        "does their team pay?"
+    ),
+    "learn.score.4": "The same round in Simple: what does their team pay?",
+    "learn.score.5": "A game of Rummy 71, 2 against 2: at what score does it end?",
+    "learn.score.6": "A game of Simple, 1 against 1: at what score does it end?",
+    "learn.score.7": (
+        "Rummy 51: you have not opened and you drew 6♥. May you lay A♣ 2♣ 3♣ 4♣ 5♣, 2♥ 2♦ 2♠, "
+        "3♥ 3♦ 3♠ and 4♥ 5♥ 6♥ (45 points), to discard your last card, 9♦?"
+    ),
     # chapter 6: Basic rummy
     "learn.basic.title": "Basic rummy",
     "learn.basic.page": (
@@ -134,8 +162,8 @@ WORDS: dict[str, str] = {
     "learn.basic.1": "Basic rummy: is Q♥ K♥ A♥ a meld?",
     "learn.basic.2": "Basic rummy: is A♥ 2♥ 3♥ a meld?",
     "learn.basic.4": (
-        "Basic rummy, 3 players: you went out all at once (rummy). The others hold K♠ 7♦ and "
-        "A♥ 4♣. What do you score?"
+        "Basic rummy, 3 players: you went out all at once (rummy). The others hold K♠ 8♦ and "
+        "Q♥ 10♣ 5♠. What do you score?"
     ),
     "learn.basic.3": "Basic rummy: someone went out and you hold these cards. What does the winner score from them?",
     # the end
@@ -143,7 +171,19 @@ WORDS: dict[str, str] = {
     "learn.end.ready": "You are ready for {variants}.",
     "learn.end.none": "Finish the chapters to know which rummy you are ready for.",
     "learn.end.practice": (
-        "Practise against the computer at a table of your own: /rummy new (variant: {variant}, "
-        "mode: 1v1), then /rummy computer (action: add) and /rummy start."
+        "Practise at a table of your own against computers, with a coaching note after each of "
+        "your turns: choose it below, and it is dealt in this channel."
+    ),
+    "practice.pick": "A practice table…",
+    "practice.1v1": "{variant}: you against a computer",
+    "practice.2v2": "{variant}: 2 against 2, with a computer partner",
+    "practice.basic": "{variant}: you against 2 computers",
+    "practice.opened": (
+        "Your practice table is dealt below, coaching on: after each of your turns a short note "
+        "comes with your hand. It counts for no rating."
+    ),
+    "practice.in_server": (
+        "A practice table is dealt in a server's channel: open /rummy-learn lessons there and "
+        "choose it again."
     ),
 }

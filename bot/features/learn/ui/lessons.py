@@ -19,7 +19,9 @@ import discord
 
 from bot.features.learn.chapters import Control, mask_of
 from bot.features.learn.service import LessonService, Page, Press
+from bot.features.play.seating import Mode
 from bot.features.play.ui.context import UiContext
+from bot.features.play.ui.lobby import LobbyHandlers
 from bot.render.drawing import Drawer
 from bot.services import alt_text
 from bot.services.refusal import Refusal
@@ -28,11 +30,12 @@ from bot.ui import errors
 from bot.ui.custom_ids import CustomIdCodec
 from bot.ui.files import BytesFile
 from bot.ui.interaction import defer_private, defer_update, edit_panel, locale_of, reply
+from rummy_engine import Variant
 
 #: The presses of the buttons and of the menus (two families: discord.py finds a component's
 #: class by its custom_id's pattern, so a button's and a menu's must differ).
 BUTTON_PRESSES = (Press.CHECK, Press.YES, Press.NO, Press.NEXT, Press.AGAIN)
-SELECT_PRESSES = (Press.PICK, Press.CHOOSE)
+SELECT_PRESSES = (Press.PICK, Press.CHOOSE, Press.PRACTICE)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,14 @@ def lesson_view(page: Page, owner: int, locale: str, picked: str = "") -> discor
         options = [discord.SelectOption(label=value, value=value) for value in page.options]
         view.add_item(LessonSelect(ident(Press.CHOOSE), options, t("learn.choose", locale)))
     elif progress.chapter == "end":
+        if page.practice:
+            options = [
+                discord.SelectOption(
+                    label=practice_label(variant, mode, locale), value=f"{variant.value}.{mode.value}"
+                )
+                for variant, mode in page.practice
+            ]
+            view.add_item(LessonSelect(ident(Press.PRACTICE), options, t("practice.pick", locale)))
         view.add_item(LessonButton(ident(Press.AGAIN), t("learn.again_button", locale)))
     else:
         view.add_item(LessonButton(ident(Press.NEXT), t("learn.next", locale), primary=True))
@@ -97,12 +108,26 @@ def lesson_view(page: Page, owner: int, locale: str, picked: str = "") -> discor
     return view
 
 
-class LessonHandlers:
-    """The command and every press of a lesson message."""
+def practice_label(variant: Variant, mode: Mode, locale: str) -> str:
+    return t(f"practice.{mode.value}", locale, variant=t(f"variant.{variant.value}", locale))
 
-    def __init__(self, service: LessonService, drawer: Drawer) -> None:
+
+def practice_choice(value: str) -> tuple[Variant, Mode]:
+    """A practice menu's value (``r51.1v1``) as the table it asks for."""
+    variant, _, mode = value.partition(".")
+    try:
+        return Variant(variant), Mode(mode)
+    except ValueError:
+        raise Refusal("learn.old_message") from None
+
+
+class LessonHandlers:
+    """The command and every press of a lesson message (a practice table is the lobby's)."""
+
+    def __init__(self, service: LessonService, drawer: Drawer, lobby: LobbyHandlers) -> None:
         self.service = service
         self.drawer = drawer
+        self.lobby = lobby
 
     async def _files(self, page: Page, locale: str) -> list[discord.File]:
         if page.scene is None:
@@ -128,6 +153,9 @@ class LessonHandlers:
         if interaction.user.id != found.owner:
             raise Refusal("learn.not_yours")
         locale = locale_of(interaction)
+        if found.press == Press.PRACTICE:
+            await self.lobby.practice(interaction, *practice_choice(values[0] if values else ""))
+            return
         if found.press == Press.PICK:
             page = await self.service.current(
                 found.owner, found.chapter, found.item, found.step, locale
@@ -232,4 +260,4 @@ def bound_lesson_items(handlers: LessonHandlers) -> tuple[type[discord.ui.Dynami
 def lesson_handlers(ui: UiContext) -> LessonHandlers:
     """The lessons' handlers of one bot: its course, drawn by its table pictures' renderer."""
     assert ui.lessons is not None, "start-up gives the UI the lesson service"
-    return LessonHandlers(ui.lessons, ui.reconciler.pictures.drawer)
+    return LessonHandlers(ui.lessons, ui.reconciler.pictures.drawer, LobbyHandlers(ui))

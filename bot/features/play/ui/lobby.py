@@ -10,6 +10,7 @@ import discord
 
 from bot.features.defaults.service import DefaultsService
 from bot.features.play.actions import Action
+from bot.features.play.seating import Mode
 from bot.features.play.settings import setting
 from bot.features.play.tables import Played, Table
 from bot.features.play.ui.context import UiContext
@@ -24,7 +25,11 @@ from bot.ui.interaction import (
     locale_of,
     reply,
 )
+from rummy_engine import Variant
 from rummy_engine.ai import Strength
+
+#: The seats of a practice table, by mode: the player and computers.
+PRACTICE_SEATS = {Mode.ONE_V_ONE: 2, Mode.TWO_V_TWO: 4, Mode.FREE_FOR_ALL: 3}
 
 
 class LobbyHandlers:
@@ -72,6 +77,42 @@ class LobbyHandlers:
         )
         async with self.ui.saved(interaction, table):
             await reply(interaction, t("lobby.opened", locale_of(interaction)))
+
+    async def practice(self, interaction: discord.Interaction, variant: Variant, mode: Mode) -> None:
+        """A coached practice table (the lessons' end page): opened in this channel with the
+        channel's defaults, coaching on, its other seats computers of normal strength, and
+        dealt at once; the presser is told privately."""
+        await defer_private(interaction)
+        await self.ui.remember_player(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("practice.in_server")
+        chosen = await DefaultsService(self.ui.store).for_new_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            variant=variant.value,
+            mode=mode.value,
+            options={"coaching": "on"},
+            locale=None,
+        )
+        tables, user = self.ui.tables, interaction.user
+        table = await tables.open_table(
+            interaction.guild_id,
+            interaction.channel_id,
+            user.id,
+            chosen.variant,
+            chosen.mode,
+            chosen.options,
+            host_name=user.display_name,
+            locale=chosen.locale,
+            inherited=chosen.inherited,
+        )
+        public = await tables.public_locale(table)
+        for number in range(1, PRACTICE_SEATS[mode]):
+            name = t("seat.computer", public, n=number)
+            table = await tables.add_computer(table.id, user.id, name)
+        played = await tables.start(table.id, user.id)
+        async with self.ui.saved(interaction, played):
+            await reply(interaction, t("practice.opened", locale_of(interaction)))
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
         """The final table's Play again: the next lobby, posted once (its message names the
