@@ -3,7 +3,7 @@
 What a coached turn costs the bot beyond the move itself, as the table service runs it
 (:class:`bot.features.play.coaching.Coach`): the mover's view before each of their actions, the
 go-out check before a discard (the review's own check, with the solver), and at the turn's end
-the review's checks on that turn and the open-discard check (:func:`turn_note`). Seat 0 stands
+the review's checks on that turn and the table tips (:func:`turn_note`). Seat 0 stands
 for the person, played by an easy computer (it misses things, so notes are found); the other
 seats by computers of mixed strength. A discard the guard questions is counted, then asked
 again (answered "discard anyway"), as a player's second press would be. Timed in CPU seconds

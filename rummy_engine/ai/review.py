@@ -212,31 +212,6 @@ def go_out_now(view: PlayerView) -> MissedGoOut | None:
     return _go_out(1, Turn(view, view.rules, Strength.STRONG, random.Random(0)))
 
 
-@dataclass(frozen=True)
-class OpenDiscard:
-    """The card just discarded goes on table meld ``meld`` (0-based), and ``taker``, the next
-    player, an opponent who may lay off, can take it from the pile and lay it there now."""
-
-    card: Card
-    taker: int
-    meld: int
-
-
-def open_discard(step: Step, after: PlayerView, seat: int) -> OpenDiscard | None:
-    """Whether the turn's last step, a discard, left the next player (an opponent) a card they
-    can lay off on the table right now. Public facts only: the table, the pile, who opened."""
-    if not isinstance(step.action, Discard) or after.phase is not Phase.DRAW:
-        return None
-    rules, taker = after.rules, after.current
-    card = after.discard_top
-    if card is None or card.face != step.action.card or rules.side_of(taker) == rules.side_of(seat):
-        return None
-    if rules.has_opening and not after.opened[taker]:
-        return None
-    targets = extension_targets(card, [t.meld for t in after.table], rules)
-    return OpenDiscard(card, taker, targets[0]) if targets else None
-
-
 def _order(finding: Finding) -> tuple[int, int]:
     kinds = (MissedGoOut, EarlyOpening, FreeJoker, FedDiscard, ShortOpening)
     return finding.turn, next(i for i, kind in enumerate(kinds) if isinstance(finding, kind))

@@ -5,8 +5,10 @@ the answer they get anyway (their hand panel) carries one short note.
 Why no analysis of its own: the note is the round review's checks
 (:func:`rummy_engine.ai.review.review_turn`) run on just the turn that ended, from the steps the
 mover saw (their view before each of their actions, kept here in memory as the moves are
-played), plus one public fact of the table after it (:func:`open_discard`). So a note is built
-from what the player knew then, and costs no Discord call: it rides on the move's own answer.
+played), then the seeds' table tips on the same turn (:func:`rummy_engine.ai.tips.turn_tip`:
+a discard the next player can use, a joker kept while an opponent is close to going out, the
+table closed to a partner close to going out). So a note is built from what the player knew
+then, and costs no Discord call: it rides on the move's own answer.
 
 What is kept in memory: per table and seat, the steps of the turn in progress and the jokers
 already told this round (a joker note is told once a round, as in the review); per table, the
@@ -39,16 +41,15 @@ from rummy_engine.ai.review import (
     Finding,
     FreeJoker,
     MissedGoOut,
-    OpenDiscard,
     Step,
     go_out_now,
-    open_discard,
     review_turn,
 )
+from rummy_engine.ai.tips import ClosedForPartner, JokerKept, OpenDiscard, Tip, turn_tip
 from rummy_engine.view import PlayerView
 
-#: What a note is made of: one finding of the review, or a discard an opponent can use.
-Note = Finding | OpenDiscard
+#: What a note is made of: one finding of the review, or one of the seeds' table tips.
+Note = Finding | Tip
 #: ``Ask.kind`` of the go-out question (its option: the card to discard).
 GO_OUT = "go_out"
 
@@ -130,7 +131,7 @@ def turn_note(
 ) -> Note | None:
     """The one note of a turn, by priority: a missed go-out, a missed opening, a joker that
     could have been freed (the review's order; ``told``: the jokers already told this round,
-    not told again), then a discard the next opponent can lay off."""
+    not told again), then the table tips (:func:`~rummy_engine.ai.tips.turn_tip`)."""
     if not steps:
         return None
     told = set() if told is None else told
@@ -141,7 +142,7 @@ def turn_note(
             told.add((finding.card.face, finding.meld))
         if isinstance(finding, MissedGoOut | EarlyOpening | FreeJoker):
             return finding
-    return open_discard(steps[-1], after, seat)
+    return turn_tip(steps, after, seat)
 
 
 def note_text(note: Note, names: Mapping[int, str], locale: str) -> str:
@@ -172,6 +173,19 @@ def note_text(note: Note, names: Mapping[int, str], locale: str) -> str:
                 card=note.card.pretty,
                 meld=note.meld + 1,
             )
+        case JokerKept():
+            player = names.get(note.opponent, f"#{note.opponent + 1}")
+            return t(
+                "coach.joker_kept",
+                locale,
+                player=player,
+                count=note.cards,
+                card=note.card.pretty,
+                meld=note.meld + 1,
+            )
+        case ClosedForPartner():
+            player = names.get(note.partner, f"#{note.partner + 1}")
+            return t("coach.closed", locale, player=player, count=note.cards, meld=note.meld + 1)
     raise TypeError(f"not a note: {note!r}")
 
 

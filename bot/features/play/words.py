@@ -274,6 +274,22 @@ WORDS: dict[str, str] = {
     "coach.open_free": "Coach: your partner has opened, so you could have laid {melds} this turn.",
     "coach.joker": "Coach: your {card} could have freed the joker of meld {meld} this turn.",
     "coach.open_discard": "Coach: {player} can take your {card} from the pile and lay it off on meld {meld}.",
+    "coach.joker_kept[one]": (
+        "Coach: {player} has {count} card left and your {card} costs 20 if they go out: it could "
+        "have gone on meld {meld}."
+    ),
+    "coach.joker_kept[other]": (
+        "Coach: {player} has {count} cards left and your {card} costs 20 if they go out: it "
+        "could have gone on meld {meld}."
+    ),
+    "coach.closed[one]": (
+        "Coach: your partner {player} has {count} card left, and this turn closed meld {meld} to "
+        "them: keep the table open for a partner close to going out."
+    ),
+    "coach.closed[other]": (
+        "Coach: your partner {player} has {count} cards left, and this turn closed meld {meld} "
+        "to them: keep the table open for a partner close to going out."
+    ),
     "hand.ask_end": "The joker can go at either end of meld {meld}: choose below which card it stands for.",
     "add.one_meld": "/rummy add adds cards to one meld; lay new melds with /rummy lay.",
     "add.which_end": "The joker can go at either end of meld {meld}: low, as {low}, or high, as {high}. Say which with end:low or end:high, or write low or high after the cards (JK low).",
