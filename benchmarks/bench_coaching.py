@@ -28,8 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.features.play.coaching import Coach
-from bot.features.play.moves import Ask
-from rummy_engine import Game, Phase, Rules, Variant
+from rummy_engine import Game, Phase, Rules, Variant, player_view
 from rummy_engine.ai import Strength
 from rummy_engine.strategy import choose_action
 
@@ -57,11 +56,9 @@ def coached_game(variant: Variant, players: int, seed: int) -> tuple[list[float]
             game.apply(action)
             continue
         start = time.process_time()
-        try:
-            seen = coach.before(1, game, seat, action)
-        except Ask:
-            notes["asked"] += 1
-            seen = coach.before(1, game, seat, action)  # the second press is played
+        if coach.question(1, game, seat, action) is not None:
+            notes["asked"] += 1  # the second press is played
+        seen = player_view(game, seat)
         spent += time.process_time() - start
         game.apply(action)
         start = time.process_time()

@@ -176,3 +176,22 @@ async def test_coaching_is_refused_at_a_table_that_would_be_rated(world: World) 
     await alice.select(settings.response, ["coaching"])
     await alice.select(settings.response, ["on"])
     assert (await world.table()).settings.coaching, "allowed once a computer is seated"
+
+
+async def test_the_go_out_question_is_not_asked_again_after_a_restart(
+    world: World, db_path: Path
+) -> None:
+    """Asked, the bot restarts, the same discard again: played, with the turn's note."""
+    await against_a_computer(world, coaching=True)
+    alice = world.players[0]
+    await first_turn(world)
+    before = await moves(world)
+    asked = await alice.slash(world.channel, "rummy discard", card="Qh")
+    assert "You can go out this turn" in asked.response.content
+    old = world.env.bot
+    await world.env.restart_bot(make_bot(db_path, computer_delay=DELAY))
+    await old.close()
+    again = await alice.slash(world.channel, "rummy discard", card="Qh")
+    assert "You can go out this turn" not in again.response.content
+    assert await moves(world) == before + 1, "asked once a turn, across a restart"
+    assert "Coach: you could have gone out this turn" in again.response.content

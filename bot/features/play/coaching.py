@@ -11,9 +11,11 @@ table closed to a partner close to going out). So a note is built from what the 
 then, and costs no Discord call: it rides on the move's own answer.
 
 What is kept in memory: per table and seat, the steps of the turn in progress and the jokers
-already told this round (a joker note is told once a round, as in the review); per table, the
-turn whose discard was already questioned. A restart forgets them: a turn in progress then
-gets its note from the steps played since, and the question may be asked once more.
+already told this round (a joker note is told once a round, as in the review). A restart
+forgets them: a turn in progress then gets its note from the steps played since. The turn whose
+discard was already questioned is stored too (:func:`asked_key`, written by the table service
+before the question is answered), so a restart between the question and "discard anyway" does
+not ask it again.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ Note = Finding | Tip
 GO_OUT = "go_out"
 
 
+def asked_key(table_id: int) -> str:
+    """The stored key of the turn whose discard was questioned at a table."""
+    return f"coach_asked:{table_id}"
+
+
 def unrated(seats: Sequence[SeatRecord]) -> bool:
     """Whether a table with these seats is unrated (as the statistics decide: a computer seat,
     or a seat without a person)."""
@@ -87,17 +94,30 @@ class Coach:
         #: Per table and seat, the round and the (card, meld) joker notes told in it: once each.
         self._told: dict[tuple[int, int], tuple[int, set[tuple[Face, int]]]] = {}
 
-    def before(self, table_id: int, game: Game, seat: int, action: Action) -> PlayerView:
-        """The mover's view before ``action`` at a coached table (kept with the move); raises
-        :class:`~bot.features.play.moves.Ask` instead, once a turn, for a discard that throws
-        away a go-out. Nothing is played then."""
-        view = player_view(game, seat)
-        if isinstance(action, Discard) and len(view.hand) > 1:
-            asked = (game.round_no, game.turn, seat)
-            if self._asked.get(table_id) != asked and go_out_now(view) is not None:
-                self._asked[table_id] = asked
-                raise Ask(GO_OUT, (action.card,))
-        return view
+    def knows_asked(self, table_id: int) -> bool:
+        """Whether this process has the table's questioned turn (else :meth:`recall_asked`)."""
+        return table_id in self._asked
+
+    def recall_asked(self, table_id: int, stored: str | None) -> None:
+        """The questioned turn as stored (``round:turn:seat``), after a restart."""
+        parts = (stored or "").split(":")
+        numbers = tuple(int(p) for p in parts if p.isdigit())
+        self._asked[table_id] = numbers if len(numbers) == 3 else (0, 0, -1)
+
+    def question(self, table_id: int, game: Game, seat: int, action: Action) -> Ask | None:
+        """The go-out question, once a turn, before a discard that throws away a go-out (the
+        caller stores :meth:`asked` and raises it: nothing is played then)."""
+        if not isinstance(action, Discard) or len(game.hands[seat]) <= 1:
+            return None
+        asked = (game.round_no, game.turn, seat)
+        if self._asked.get(table_id) == asked or go_out_now(player_view(game, seat)) is None:
+            return None
+        self._asked[table_id] = asked
+        return Ask(GO_OUT, (action.card,))
+
+    def asked(self, table_id: int) -> str:
+        """The table's questioned turn, as it is stored."""
+        return ":".join(str(n) for n in self._asked[table_id])
 
     def after(
         self, table_id: int, seat: int, before: PlayerView, action: Action, game: Game
@@ -116,7 +136,6 @@ class Coach:
         if not ended:
             return None
         del self._turns[key]
-        self._asked.pop(table_id, None)
         told = self._told.get(key)
         if told is None or told[0] != before.round_no:
             told = self._told[key] = (before.round_no, set())

@@ -26,7 +26,7 @@ import orjson
 from bot.features.defaults.service import decode_inherited, encode_inherited, inherited_key
 from bot.features.play import seating
 from bot.features.play.autoturn import timeout_action
-from bot.features.play.coaching import Coach, Note, allowed, coached
+from bot.features.play.coaching import Coach, Note, allowed, asked_key, coached
 from bot.features.play.seating import Mode
 from bot.features.play.settings import LANGUAGE, Stored, TableSettings, decode, encode, opening
 from bot.features.play.store import PlayStore
@@ -746,7 +746,8 @@ class TableService:
                 action = build(game, seat)
                 seen = None
                 if coached(table.settings.coaching, table.seats):
-                    seen = self.coach.before(table.id, game, seat, action)  # may ask first
+                    await self._question(table.id, game, seat, action)
+                    seen = player_view(game, seat)
                 reset = (seat, 0) if table.timeouts(seat) else None
                 played = await self._apply(table, game, action, user_id, seat, timeouts=reset)
                 if seen is not None:
@@ -759,6 +760,16 @@ class TableService:
                 raise
             except RuleViolation as error:
                 raise explain(error, table, seat) from None
+
+    async def _question(self, table_id: int, game: Game, seat: int, action: Action) -> None:
+        """Raise the coach's go-out question, once a turn across restarts, before a discard
+        that throws away a go-out; stored before it is raised, so it is asked once."""
+        if not self.coach.knows_asked(table_id):
+            self.coach.recall_asked(table_id, await self.store.get_meta(asked_key(table_id)))
+        ask = self.coach.question(table_id, game, seat, action)
+        if ask is not None:
+            await self.store.set_meta(asked_key(table_id), self.coach.asked(table_id))
+            raise ask
 
     async def next_round(
         self, table_id: int, by: int | None, *, claim: Deadline | None = None
