@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, ClassVar
 
 from bot.features.play.selection import partition
 from bot.services.refusal import Refusal
@@ -125,6 +126,22 @@ class Exercise(ABC):
     @abstractmethod
     def solution(self) -> RuleViolation:
         """The right answer, as a sentence (a code and its parameters)."""
+
+
+class Valued(Exercise):
+    """An exercise answered by choosing a value in a menu, the engine's :meth:`value`."""
+
+    #: The sentence for a wrong value (``{value}``: the one chosen).
+    wrong: ClassVar[str]
+
+    @abstractmethod
+    def value(self) -> int:
+        """The right value, computed by the engine."""
+
+    def check(self, answer: str) -> Verdict:
+        if answer.isdigit() and int(answer) == self.value():
+            return Verdict(True)
+        return Verdict(False, Refusal(self.wrong, value=answer[:6]))
 
 
 def picked(cards: Sequence[Card], mask: str) -> list[Card]:
@@ -239,12 +256,13 @@ class IsMeld(Exercise):
 
 
 @dataclass(frozen=True)
-class OpeningValue(Exercise):
+class OpeningValue(Valued):
     """Choose what these melds are worth toward an opening (``rules``' counting)."""
 
     melds: str
     rules: Rules = R51
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.count.wrong"
 
     def _melds(self) -> list[Meld]:
         return [
@@ -275,11 +293,6 @@ class OpeningValue(Exercise):
         right = self.value()
         return tuple(sorted({right, right - 10, right + 10, right - 1, right + 1} - {0}))
 
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.count.wrong", value=answer[:6]))
-
     def solution(self) -> RuleViolation:
         parts = [
             f"{written(g)} = {meld_opening_value(make_meld(g, self.rules), self.rules)}"
@@ -294,7 +307,6 @@ class Opens(OnPosition):
 
     position: Position
     control: Control = field(default=Control.PICK, init=False)
-
 
     @property
     def drawn(self) -> Card | None:
@@ -349,7 +361,6 @@ class Allowed(OnPosition):
     said: str = "learn.answer.allowed"
     control: Control = field(default=Control.YES_NO, init=False)
 
-
     @property
     def drawn(self) -> Card | None:
         game = self.position.to_game()
@@ -380,7 +391,6 @@ class Extends(OnPosition):
     position: Position
     meld: int
     control: Control = field(default=Control.PICK, init=False)
-
 
     @property
     def groups(self) -> tuple[tuple[Card, ...], ...] | None:
@@ -419,7 +429,6 @@ class Frees(OnPosition):
     meld: int
     control: Control = field(default=Control.PICK, init=False)
 
-
     def _refusal(self, game: Game, card: Card) -> RuleViolation | None:
         try:
             game.verify(Swap(0, self.meld - 1, card.face))
@@ -442,7 +451,7 @@ class Frees(OnPosition):
 
 
 @dataclass(frozen=True)
-class Penalty(Exercise):
+class Penalty(Valued):
     """Choose what ``hand`` costs its holder when another side goes out (``rules``' count;
     ``laid``: the holder laid cards this round)."""
 
@@ -450,6 +459,7 @@ class Penalty(Exercise):
     rules: Rules = R51
     laid: bool = True
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.penalty.wrong"
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -464,17 +474,12 @@ class Penalty(Exercise):
         other = hand_penalty(self.cards, not self.laid, self.rules)
         return tuple(sorted({right, other, right - 10, right + 10, right + 1} - {0}))
 
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.penalty.wrong", value=answer[:6]))
-
     def solution(self) -> RuleViolation:
         return Refusal("learn.answer.penalty", cards=written(self.cards), value=self.value())
 
 
 @dataclass(frozen=True)
-class RoundScore(Exercise):
+class RoundScore(Valued):
     """Choose what the winner (seat 0) of a Basic round scores from the others' ``hands``
     (``|`` between hands); ``rummy``: they went out all at once."""
 
@@ -482,6 +487,7 @@ class RoundScore(Exercise):
     rules: Rules
     rummy: bool = False
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.score.wrong"
 
     @property
     def groups(self) -> tuple[tuple[Card, ...], ...]:
@@ -506,22 +512,18 @@ class RoundScore(Exercise):
             sorted({right, self._points(not self.rummy), right - 10, right + 10, right + 1})
         )
 
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.score.wrong", value=answer[:6]))
-
     def solution(self) -> RuleViolation:
         key = "learn.answer.rummy" if self.rummy else "learn.answer.gain"
         return Refusal(key, gain=self._points(False), value=self.value())
 
 
 @dataclass(frozen=True)
-class Limit(Exercise):
+class Limit(Valued):
     """Choose the score that ends a game of ``rules`` (its variant and number of players)."""
 
     rules: Rules
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.limit.wrong"
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -536,23 +538,19 @@ class Limit(Exercise):
         specs = [Rules(v, 2).spec for v in Variant if v.is_atlas]
         return tuple(sorted({s.limit_1v1 for s in specs} | {s.limit_2v2 for s in specs}))
 
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.limit.wrong", value=answer[:6]))
-
     def solution(self) -> RuleViolation:
         return Refusal("learn.answer.limit", value=self.value())
 
 
 @dataclass(frozen=True)
-class Bar(OnPosition):
+class Bar(OnPosition, Valued):
     """Choose what the other side's first opening needs once seat 0 of ``position`` opens with
     ``melds`` (the +1 bar of the first opening)."""
 
     position: Position
     melds: str
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.bar.wrong"
 
     @property
     def groups(self) -> tuple[tuple[Card, ...], ...]:
@@ -575,17 +573,12 @@ class Bar(OnPosition):
         right, base = self.value(), self.rules.opening_threshold
         return tuple(sorted({right, self.opening(), base, base + 1, right + 1}))
 
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.bar.wrong", value=answer[:6]))
-
     def solution(self) -> RuleViolation:
         return Refusal("learn.answer.bar", opening=self.opening(), value=self.value())
 
 
 @dataclass(frozen=True)
-class SidePenalty(Exercise):
+class SidePenalty(Valued):
     """Choose what the losing side pays when seat 0 goes out: ``hands`` are seats 1, 2, 3's
     (``|`` between them; seat 2 is the winner's partner), ``laid`` whether each laid cards."""
 
@@ -593,6 +586,7 @@ class SidePenalty(Exercise):
     laid: tuple[bool, bool, bool]
     rules: Rules
     control: Control = field(default=Control.CHOOSE, init=False)
+    wrong: ClassVar[str] = "learn.side.wrong"
 
     @property
     def groups(self) -> tuple[tuple[Card, ...], ...]:
@@ -618,16 +612,13 @@ class SidePenalty(Exercise):
 
     def choices(self) -> tuple[int, ...]:
         """The value, with the partner paying too, in the other scale, and a near miss."""
-        other = Rules(Variant.SIMPLE if self.rules.variant is not Variant.SIMPLE else Variant.R51, 4)
+        other = Rules(
+            Variant.SIMPLE if self.rules.variant is not Variant.SIMPLE else Variant.R51, 4
+        )
         right = self.value()
         return tuple(
             sorted({right, self._points(self.rules, True), self._points(other), right + 10})
         )
-
-    def check(self, answer: str) -> Verdict:
-        if answer.isdigit() and int(answer) == self.value():
-            return Verdict(True)
-        return Verdict(False, Refusal("learn.side.wrong", value=answer[:6]))
 
     def solution(self) -> RuleViolation:
         opponent, _, other = OpeningValue(self.hands, self.rules).groups
@@ -658,32 +649,21 @@ _DRAW = Position(
     discard="8d 7s",
     dealer=1,
 )
-_TAKEN = Position(
-    R51,
-    hands=("9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 7s", _OTHER),
+
+
+def _playing(hand: str, rules: Rules = R51, **facts: Any) -> Position:
+    """Seat 0 holding ``hand`` in its play phase, against ``_OTHER``, 8♦ on the pile."""
+    return Position(rules, hands=(hand, _OTHER), discard="8d", phase=Phase.PLAY, dealer=1, **facts)
+
+
+_TAKEN = _playing(
+    "9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 7s",
     table=(("5h 6h 7h 8h 9h 10h Jh", 0),),
     opened=(0,),
-    discard="8d",
-    phase=Phase.PLAY,
     taken="7s",
-    dealer=1,
 )
-_DREW = Position(
-    R51,
-    hands=("5h 6h 7h 9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 4s", _OTHER),
-    discard="8d",
-    phase=Phase.PLAY,
-    drawn="4s",
-    dealer=1,
-)
-_OPEN_71 = Position(
-    R71,
-    hands=("5h 6h 7h 8h Jd Qd Kd JK 9s 9c 9d 2h Ac 4s 6c", _OTHER),
-    discard="8d",
-    phase=Phase.PLAY,
-    drawn="4s",
-    dealer=1,
-)
+_DREW = _playing("5h 6h 7h 9c Jd Qd Kd 2s 3s 8c 10h Ac 4d 6c 4s", drawn="4s")
+_OPEN_71 = _playing("5h 6h 7h 8h Jd Qd Kd JK 9s 9c 9d 2h Ac 4s 6c", R71, drawn="4s")
 
 _BAR = Position(
     R51,
@@ -737,14 +717,7 @@ _OPENS_66 = Position(
     drawn="Ac",
     dealer=3,
 )
-_ALL_BUT_ONE = Position(
-    R51,
-    hands=("Ac 2c 3c 4c 5c 2h 2d 2s 3h 3d 3s 4h 5h 6h 9d", _OTHER),
-    discard="8d",
-    phase=Phase.PLAY,
-    drawn="6h",
-    dealer=1,
-)
+_ALL_BUT_ONE = _playing("Ac 2c 3c 4c 5c 2h 2d 2s 3h 3d 3s 4h 5h 6h 9d", drawn="6h")
 #: The seeds' 2-against-2 example: an opponent who laid and holds a King and a 4, the partner
 #: with 8 cards, the other opponent who laid nothing.
 _SIDES = "Ks 4d | 2h 2d 5c 5s 6h 6s 7c 7s | 3d 9d Jh"

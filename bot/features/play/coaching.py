@@ -184,28 +184,30 @@ def note_text(note: Note, names: Mapping[int, str], locale: str) -> str:
         case FreeJoker():
             return t("coach.joker", locale, card=note.card.pretty, meld=note.meld + 1)
         case OpenDiscard():
-            player = names.get(note.taker, f"#{note.taker + 1}")
             return t(
                 "coach.open_discard",
                 locale,
-                player=player,
+                player=_name(names, note.taker),
                 card=note.card.pretty,
                 meld=note.meld + 1,
             )
         case JokerKept():
-            player = names.get(note.opponent, f"#{note.opponent + 1}")
             return t(
                 "coach.joker_kept",
                 locale,
-                player=player,
+                player=_name(names, note.opponent),
                 count=note.cards,
                 card=note.card.pretty,
                 meld=note.meld + 1,
             )
         case ClosedForPartner():
-            player = names.get(note.partner, f"#{note.partner + 1}")
+            player = _name(names, note.partner)
             return t("coach.closed", locale, player=player, count=note.cards, meld=note.meld + 1)
     raise TypeError(f"not a note: {note!r}")
+
+
+def _name(names: Mapping[int, str], seat: int) -> str:
+    return names.get(seat, f"#{seat + 1}")
 
 
 def _lay_text(
