@@ -52,6 +52,38 @@ class LobbyHandlers:
         await self.ui.remember_player(interaction)
         if interaction.guild_id is None or interaction.channel_id is None:
             raise discord.app_commands.NoPrivateMessage()
+        table = await self._open(interaction, variant, mode, options)
+        async with self.ui.saved(interaction, table):
+            await reply(interaction, t("lobby.opened", locale_of(interaction)))
+
+    async def practice(self, interaction: discord.Interaction, variant: Variant, mode: Mode) -> None:
+        """A coached practice table (the lessons' end page): opened in this channel with the
+        channel's defaults, coaching on, its other seats computers of normal strength, and
+        dealt at once; the presser is told privately."""
+        await defer_private(interaction)
+        await self.ui.remember_player(interaction)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("practice.in_server")
+        table = await self._open(interaction, variant.value, mode.value, {"coaching": "on"})
+        tables, user = self.ui.tables, interaction.user
+        public = await tables.public_locale(table)
+        for number in range(1, PRACTICE_SEATS[mode]):
+            name = t("seat.computer", public, n=number)
+            table = await tables.add_computer(table.id, user.id, name)
+        played = await tables.start(table.id, user.id)
+        async with self.ui.saved(interaction, played):
+            await reply(interaction, t("practice.opened", locale_of(interaction)))
+
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        variant: str | None,
+        mode: str | None,
+        options: dict[str, object],
+    ) -> Table:
+        """A new lobby in the interaction's channel, hosted by its user; what is left out comes
+        from the channel's or server's defaults."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         if interaction.guild_locale is not None:
             await self.ui.tables.remember_server_locale(
                 interaction.guild_id, interaction.guild_locale.value
@@ -64,7 +96,7 @@ class LobbyHandlers:
             options=options,
             locale=None,
         )
-        table = await self.ui.tables.open_table(
+        return await self.ui.tables.open_table(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
@@ -75,44 +107,6 @@ class LobbyHandlers:
             locale=chosen.locale,
             inherited=chosen.inherited,
         )
-        async with self.ui.saved(interaction, table):
-            await reply(interaction, t("lobby.opened", locale_of(interaction)))
-
-    async def practice(self, interaction: discord.Interaction, variant: Variant, mode: Mode) -> None:
-        """A coached practice table (the lessons' end page): opened in this channel with the
-        channel's defaults, coaching on, its other seats computers of normal strength, and
-        dealt at once; the presser is told privately."""
-        await defer_private(interaction)
-        await self.ui.remember_player(interaction)
-        if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal("practice.in_server")
-        chosen = await DefaultsService(self.ui.store).for_new_table(
-            interaction.guild_id,
-            interaction.channel_id,
-            variant=variant.value,
-            mode=mode.value,
-            options={"coaching": "on"},
-            locale=None,
-        )
-        tables, user = self.ui.tables, interaction.user
-        table = await tables.open_table(
-            interaction.guild_id,
-            interaction.channel_id,
-            user.id,
-            chosen.variant,
-            chosen.mode,
-            chosen.options,
-            host_name=user.display_name,
-            locale=chosen.locale,
-            inherited=chosen.inherited,
-        )
-        public = await tables.public_locale(table)
-        for number in range(1, PRACTICE_SEATS[mode]):
-            name = t("seat.computer", public, n=number)
-            table = await tables.add_computer(table.id, user.id, name)
-        played = await tables.start(table.id, user.id)
-        async with self.ui.saved(interaction, played):
-            await reply(interaction, t("practice.opened", locale_of(interaction)))
 
     async def play_again(self, interaction: discord.Interaction, table_id: int) -> None:
         """The final table's Play again: the next lobby, posted once (its message names the
