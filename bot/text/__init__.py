@@ -25,12 +25,13 @@ import gettext
 import importlib
 import importlib.util
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from babel import Locale
+from babel.lists import format_list
 from babel.messages.pofile import read_po
 
 from bot.text.catalog_alt import ALT_EN
@@ -168,6 +169,11 @@ def plural_category(locale: str, count: int) -> str:
         return str(Locale.parse(locale).plural_form(abs(count)))
     except (ValueError, TypeError):
         return "one" if count == 1 else "other"
+
+
+def one_of(items: Sequence[str], locale: str = DEFAULT_LOCALE) -> str:
+    """``items`` as "a, b or c" in the language of ``locale`` (CLDR's list patterns)."""
+    return format_list(list(items), style="or", locale=normalise(locale))
 
 
 def _english(key: str, count: int | None) -> str | None:

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.app import RummyBot
-from bot.text import t
+from bot.text import one_of, t
 from tests.discord import test_seasons
 from tests.discord.conftest import make_bot
 from tests.discord.test_seasons import World
@@ -110,10 +110,16 @@ async def test_a_month_of_daily_puzzles_with_answers_streaks_and_solutions(  # r
         assert said.startswith("Not ") and "The solution comes with tomorrow's puzzle." in said, said
         again = await answer(world, world.bob, today, right=True)
         assert again == t("puzzle.answered")
+        puzzle = (await stored(world, today.content.split("· ")[1][:10])).puzzle
         await world.env.advance_time(DAY)
         shown = posts(world)
         assert len(shown) == day + 1, f"one post a day (day {day})"
         assert "Yesterday's solution:" in shown[-1].content
+        if puzzle.kind.value != "opening":  # every equally good card named, "a, b, or c"
+            named = one_of(sorted(f.pretty for f in puzzle.answers))
+            assert f"Yesterday's solution: {named}" in shown[-1].content or (
+                f"Yesterday's solution: discard {named}" in shown[-1].content
+            ), (named, shown[-1].content)
         solvers = 0 if day == 10 else 1
         assert f"{solvers} of {2 if day != 10 else 1} player" in shown[-1].content, shown[-1].content
     assert streaks[:9] == list(range(1, 10))

@@ -37,8 +37,14 @@ WORDS: dict[str, str] = {
     "puzzle.ask.free_joker": "One card of yours frees a joker on the table, and then you can go out. Which one?",
     "puzzle.solution.go_out": "discard {cards} after laying {melds}.",
     "puzzle.solution.opening": "an opening worth {value}: {melds}.",
-    "puzzle.solution.safe_discard": "{cards}: no meld on the table takes it.",
-    "puzzle.solution.free_joker": "{cards} frees the joker; then lay {melds} and go out.",
+    "puzzle.solution.safe_discard[one]": "{cards}: no meld on the table takes it.",
+    "puzzle.solution.safe_discard[other]": (
+        "{cards}, as good as each other: no meld on the table takes them."
+    ),
+    "puzzle.solution.free_joker[one]": "{cards} frees the joker; then lay {melds} and go out.",
+    "puzzle.solution.free_joker[other]": (
+        "{cards}: either frees the joker; then lay {melds} and go out."
+    ),
     # answering
     "puzzle.pick_one": "Pick a card",
     "puzzle.pick_many": "Pick the cards to lay",

@@ -26,7 +26,7 @@ from bot.render.drawing import Drawer, DrawingFailed
 from bot.services.alt_text import describe
 from bot.services.refusal import Refusal
 from bot.storage.base import GuildSettingsStore
-from bot.text import normalise, t
+from bot.text import normalise, one_of, t
 from bot.ui import errors
 from bot.ui.channels import messageable
 from bot.ui.custom_ids import CustomIdCodec
@@ -93,14 +93,16 @@ def question(puzzle: Puzzle, locale: str) -> str:
 
 def solution(puzzle: Puzzle, locale: str) -> str:
     """The answer, as the next day's post tells it."""
-    cards = " ".join(sorted(f.pretty for f in puzzle.answers))
+    faces = sorted(f.pretty for f in puzzle.answers)
+    cards, count = one_of(faces, locale), len(faces)
     best = puzzle.best
     if puzzle.kind is PuzzleKind.OPENING and isinstance(best, Opening):
         return t("puzzle.solution.opening", locale, value=best.value, melds=melds_text(best.melds))
+    key = f"puzzle.solution.{puzzle.kind.value}"
     if isinstance(best, GoOutPlan):
         lays = melds_text(best.melds) or "—"
-        return t(f"puzzle.solution.{puzzle.kind.value}", locale, cards=cards, melds=lays)
-    return t(f"puzzle.solution.{puzzle.kind.value}", locale, cards=cards, melds="")
+        return t(key, locale, cards=cards, melds=lays, count=count)
+    return t(key, locale, cards=cards, melds="", count=count)
 
 
 def post_content(posting: Posting, locale: str) -> str:
