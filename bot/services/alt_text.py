@@ -273,6 +273,18 @@ def describe_hand(scene: render.HandScene, locale: str, limit: int = ALT_LIMIT) 
     return fit(parts, limit)
 
 
+def describe_lesson(scene: render.HandScene, locale: str, limit: int = ALT_LIMIT) -> str:
+    """A lesson's picture: its cards as the question names them (melds, or several hands, each
+    group apart; else in the picture's order), and the card it marks. Not "your hand": a
+    lesson shows melds, other players' hands and made-up positions."""
+    groups = scene.groups or (scene.cards,)
+    shown = separator(locale).join(format_cards(group) for group in groups)
+    parts = [t("alt.lesson", locale, title=scene.title, cards=shown)]
+    if scene.drawn is not None and scene.drawn in scene.cards:
+        parts.append(t("alt.drawn", locale, card=scene.drawn.pretty))
+    return fit(parts, limit)
+
+
 def _grouped(scene: render.HandScene, locale: str) -> list[str]:
     """A hand sorted by melds, as the picture draws it: the melds found, then the other cards."""
     order = order_hand(scene.cards, scene.groups)

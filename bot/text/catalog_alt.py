@@ -42,6 +42,7 @@ ALT_EN: dict[str, str] = {
     "alt.hand_melds": "Melds found: {melds}.",
     "alt.hand_rest": "Other cards: {cards}.",
     "alt.drawn": "Just drawn, marked: {card}.",
+    "alt.lesson": "Lesson picture, {title}: {cards}.",
     # the end of a round
     "alt.round_end": "Picture of the round's end: {title}.",
     "alt.went_out": "{name}, who went out",

@@ -193,7 +193,9 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
     assert message.content.startswith("**Chapter 1 of 6: Melds**")
     (picture,) = message.attachments
     assert (await picture.read()).startswith(b"\x89PNG")
-    assert "5♦ JK 7♦" in picture.description  # the alt text names the picture's cards
+    assert picture.description == (  # the alt text names the picture's cards, meld by meld
+        "Lesson picture, Melds: 5♥ 6♥ 7♥; 9♠ 9♦ 9♣; Q♥ K♥ A♥; 5♦ JK 7♦."
+    )
     restarted = False
     chapter = ""
     for index, (title, number, expected) in enumerate(COURSE):
@@ -208,6 +210,9 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_restart(
             assert message.attachments == []
         else:
             assert message.attachments[0].filename == f"lesson-{KEYS[title]}-{number}.png"
+            described = message.attachments[0].description
+            assert described.startswith(f"Lesson picture, Exercise {number}: "), described
+            assert "your hand" not in described and "Melds found" not in described
         pattern = index % 3  # 0: right at once; 1: wrong, then right; 2: wrong twice
         if pattern == 0:
             await answer(alice, message, expected.kind, expected.right)

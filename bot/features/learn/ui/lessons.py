@@ -134,7 +134,7 @@ class LessonHandlers:
             return []
         png = await self.drawer.png(page.scene)
         name = f"lesson-{page.progress.chapter}-{page.progress.item}.png"
-        return [BytesFile(png, name, description=alt_text.describe(page.scene, locale))]
+        return [BytesFile(png, name, description=alt_text.describe_lesson(page.scene, locale))]
 
     async def command(self, interaction: discord.Interaction) -> None:
         """``/rummy-learn lessons``: the course where the player left off, privately."""
