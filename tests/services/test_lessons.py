@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.features.learn.chapters import CHAPTERS, Control, Exercise, mask_of
+from bot.features.learn.chapters import CHAPTERS
+from bot.features.learn.exercises import Control, Exercise, mask_of
 from bot.features.learn.service import LessonService, Press
 from bot.services.refusal import Refusal
 from bot.storage import make_store

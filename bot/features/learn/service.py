@@ -11,15 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.features.learn.chapters import (
-    CHAPTERS,
-    END,
-    Chapter,
-    Control,
-    Exercise,
-    chapter,
-    ready_for,
-)
+from bot.features.learn.chapters import CHAPTERS, END, Chapter, chapter, ready_for
+from bot.features.learn.exercises import Control, Exercise
 from bot.features.learn.store import LessonStore
 from bot.features.play.seating import Mode
 from bot.render.scene import HandScene

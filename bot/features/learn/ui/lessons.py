@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.features.learn.chapters import Control, mask_of
+from bot.features.learn.exercises import Control, mask_of
 from bot.features.learn.service import LessonService, Page, Press
 from bot.features.play.seating import Mode
 from bot.features.play.ui.context import UiContext
