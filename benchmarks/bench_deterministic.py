@@ -3,9 +3,9 @@
 One renderer draws a random mix of pictures (hands, tables of 0-24 melds, round ends), forgetting
 its kept tables now and then as a quiet drawing process does; each picture is compared with a
 fresh renderer's. A difference is reported with whether the pixels (palette indexes) differ too:
-the same pixels in other bytes is the deflate choosing other matches. At ISA-L level 1 this
-showed up in one run in five to twelve of 200 pictures (a hand or a table's band, the same pixels);
-at level 0 in none (see ``bot/render/encode.py``):
+the same pixels in other bytes is the deflate choosing other matches. At ISA-L level 1 without
+the first bytes deflated apart this showed up in one run in five to twelve of 200 pictures (a
+hand or a table's band, the same pixels): ISA-L's first-byte bug, see ``bot/render/encode.py``:
 
     .venv/bin/python benchmarks/bench_deterministic.py [level] [runs] [pictures]
 

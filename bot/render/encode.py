@@ -9,24 +9,24 @@ and makes identical scenes give byte-identical files.
 Why ISA-L (``isal``) and our own PNG chunks: deflate was the largest part of a move's CPU under
 load, and Pillow's encoder only offers zlib. Measured on this project's pictures (issue 11, 2-core
 machine): 15-card hand, zlib level 3 0.97 ms / 22 KB, ISA-L level 1 0.13 ms / 23 KB; 24-meld
-table 2.9 ms / 62 KB against 0.35 ms / 65 KB (level 0, used since issue 39, is as fast: 28 KB and
-79 KB). A palette PNG is four chunks (header, palette,
-data, end) of unfiltered rows, which Pillow reads back in the tests. ``benchmarks/bench_render.py``
-prints the comparison.
+table 2.9 ms / 62 KB against 0.35 ms / 65 KB (level 0 is as fast: 28 KB and 79 KB). A palette PNG
+is four chunks (header, palette, data, end) of unfiltered rows, which Pillow reads back in the
+tests. ``benchmarks/bench_render.py`` prints the comparison.
 
-Why ISA-L level 0 (issue 39): the same scene must give the same bytes in every drawing process,
-before and after it gave its memory back, and level 1 does not always. Within one long-running
-process drawing a varied mix of pictures, ISA-L level 1 sometimes deflated identical rows
-differently (the same pixels, a different match chosen: length 53 at distance 17,783 instead of
-55 at 17,785, then the tokens after it), and kept doing so for a while; in another process, or
-later, it did not. Level 0 showed no such difference in the same workloads. The cause inside
-ISA-L is not pinned down: its state and level buffer filled beforehand with zeros, 0x55, 0xAA,
-0xFF, random bytes or picture rows, the buffers at other alignments, other bytes after the
-input, a different heap layout: all give the same bytes (isal 1.9.1, ISA-L 2.32.1, AVX-512).
-Level 0 costs ~15 % bigger pictures at the same speed. ``tests/render/test_deterministic.py``
-checks that drawing processes whose allocator hands out differently filled memory (glibc's
-``MALLOC_PERTURB_``) draw byte for byte as the test's own renderer, before and after giving
-their memory back.
+Why the first bytes are deflated apart (:data:`PRIMED_BYTES`): ISA-L's level 1-2 deflate body
+(``igzip_icf_body_h1_gr_bt.asm``, isal 1.9.1 / ISA-L 2.32.1) has a bug in the path it takes for
+the first byte of a stream (``.write_first_byte``): it hashes ``tmp2`` (``rcx``) to place the
+third byte in its hash table, but ``rcx`` was never loaded with the data there; it still holds
+the stream's address (copied from ``rdi`` on entry). So byte 2 of the rows goes into a hash slot
+chosen by bits 16-47 of the address of the deflater's state, and a later search that reads that
+slot finds, or misses, a match at distance ``position - 2``: the same rows deflate to other (valid)
+bytes depending on where the deflater happens to live in memory, i.e. on the process's heap
+layout. That is what made a long-running drawing process differ from a fresh one (issue 39).
+Level 0 uses another body, without the bug, but gives pictures ~15 % bigger. Instead, the first
+:data:`PRIMED_BYTES` bytes are deflated and flushed on their own: ISA-L hands so short an input
+straight to its end-of-input routine, which hashes the first byte correctly, and the body, which
+then deflates the rest, never takes that path. This costs one small block (~10-20 bytes a band). ``tests/render/test_deterministic.py`` deflates
+with the stream placed at addresses of each of ISA-L's 8,192 hash slots and requires one output.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from isal import isal_zlib
 from PIL import Image
@@ -49,10 +50,14 @@ PALETTE_COLOURS = 128
 #: scenes). ``python -m bot.render --palette`` writes it; a test checks it is still what the
 #: renderer computes.
 PALETTE_FILE = Path(__file__).with_name("palette.json")
-#: ISA-L deflate level (0-3): 0, the one seen giving the same bytes for the same rows in every
-#: state; 1 is as fast and 15 % smaller but once in a while chose other matches (see the module
-#: docstring); 3 is five times slower for no smaller pictures.
-COMPRESS_LEVEL = 0
+#: ISA-L deflate level (0-3): 1, as fast as 0 and 15 % smaller; 3 is five times slower for no
+#: smaller pictures.
+COMPRESS_LEVEL = 1
+#: The first bytes of the rows, deflated and flushed apart so that ISA-L's end-of-input routine,
+#: not its body, handles the first byte (see the module docstring): at most 16, since with a flush
+#: the body leaves the last 16 bytes of its input to that routine, and at least 4 for the routine
+#: to hash the first byte.
+PRIMED_BYTES = 16
 ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, "fastest" (a hint only)
 FINAL_EMPTY_BLOCK = b"\x03\x00"  # a last, empty block with fixed codes: ends the stream
 ADLER_BASE = 65521
@@ -121,8 +126,29 @@ def deflate_rows(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> 
     width, height = indexed.size
     rows = indexed.crop((-1, 0, width, height)).tobytes()
     deflater = isal_zlib.compressobj(compress_level, isal_zlib.DEFLATED, -15)
-    data = deflater.compress(rows) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
-    return Rows(data, isal_zlib.adler32(rows), len(rows), width, height)
+    return Rows(deflated(deflater, rows), isal_zlib.adler32(rows), len(rows), width, height)
+
+
+class Deflater(Protocol):
+    """What :func:`deflated` needs of a deflate stream (ISA-L's ``compressobj``)."""
+
+    def compress(self, data: bytes | memoryview, /) -> bytes: ...
+
+    def flush(self, mode: int, /) -> bytes: ...
+
+
+def deflated(deflater: Deflater, rows: bytes, primed: int = PRIMED_BYTES) -> bytes:
+    """``rows`` deflated by a fresh raw-deflate ``deflater``, ending on a byte boundary with no
+    last block: its first ``primed`` bytes flushed on their own (see the module docstring)."""
+    view = memoryview(rows)
+    return b"".join(
+        (
+            deflater.compress(view[:primed]),
+            deflater.flush(isal_zlib.Z_SYNC_FLUSH),
+            deflater.compress(view[primed:]),
+            deflater.flush(isal_zlib.Z_SYNC_FLUSH),
+        )
+    )
 
 
 def png_of(bands: Sequence[Rows], colours: bytes) -> bytes:
