@@ -23,6 +23,7 @@ import ctypes
 import gc
 import json
 import os
+import platform
 import struct
 import subprocess
 import sys
@@ -252,7 +253,11 @@ def deflated_everywhere(rows: bytes, level: int, primed: int) -> set[bytes]:
         pytest.param(
             1,
             0,
-            marks=pytest.mark.xfail(strict=True, reason="ISA-L 2.32.1's level-1 first-byte bug"),
+            marks=pytest.mark.xfail(
+                platform.machine() in ("x86_64", "AMD64"),  # the bug is in its x86-64 assembly
+                strict=True,
+                reason="ISA-L 2.32.1's level-1 first-byte bug",
+            ),
         ),
     ],
 )
