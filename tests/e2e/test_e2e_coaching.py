@@ -16,7 +16,8 @@ types a discard that throws the go-out away. Then:
   ended the turn and nowhere else; the note costs no call of its own: the only calls that carry
   it are that interaction's answer, and no bot-token call of the game carries a note;
 * every message alice and bob received is read: no public message shows a card hidden at the
-  time, no one is pinged by a message about their own move, nothing failed or stayed thinking.
+  time, no one is pinged by a message about their own move, nothing failed or stayed thinking,
+  and alice's hand DM shows her hand whenever her turn starts.
 
 The notes' wording for known positions, and an uncoached table, are tested through SimCord:
 tests/discord/test_coaching.py.
@@ -237,6 +238,8 @@ async def play_the_game(
             await emu.wait_until(lambda: stored(db)[1].phase is not Phase.ROUND_OVER, what="the deal")
             continue
         view = player_view(game, 0)
+        if game.phase is Phase.DRAW:
+            await hand_dm_shows(emu, alice, view.hand)
         if not guarded and game.phase is Phase.PLAY and len(view.hand) > 1 and go_out_now(view):
             acted.append(await throw_a_go_out(emu, alice, channel, db, game))
             guarded = True
@@ -248,6 +251,21 @@ async def play_the_game(
         assert answer.ephemeral and "You can go out" not in answer.content, answer.content
         acted.append(Acted(handle, answer, first))
     raise AssertionError("the game did not end")
+
+
+async def hand_dm_shows(emu: DiscordEmulator, alice: EmuUser, hand: Any) -> None:
+    """alice's hand DM (this round's) shows her hand when her turn starts (it is edited once
+    her turn's answer is sent: a moment after the move is stored)."""
+    held = sorted(c.face.pretty for c in hand)
+
+    def shown() -> list[str]:
+        dms = [m for m in emu.dm_messages(alice) if m.content.startswith("**Your hand**")]
+        return sorted(CARD_TOKEN.findall(dms[-1].content)) if dms else []
+
+    try:
+        await emu.wait_until(lambda: shown() == held, what="her hand in her DM", timeout=5)
+    except AssertionError:
+        raise AssertionError(f"her DM shows {shown()}, she holds {held}") from None
 
 
 async def next_round_button(emu: DiscordEmulator, button: str) -> StoredMessage:
