@@ -22,6 +22,8 @@ API summary (see ``tests/tools/test_emulator_smoke.py`` for every call in use)::
             emu.add_thread(table, "x"); emu.fail_requests("PATCH", "/channels/*", times=1)
             emu.dm_messages(alice)[0].attachments[0].is_png
             emu.public_messages(); emu.sync_calls; emu.requests; emu.unknown_routes
+            msg.pinged             # who the message notified when posted (allowed_mentions)
+            emu.keep_payloads = True  # each call's JSON payload on emu.requests[i].json
             emu.refused_commands   # command writes refused with 50035 (see command_limits)
             emu.global_limit = 50  # Discord's global bot-token bucket per second (None: off)
         world = save_world(emu)  # world.py: ids, channels, messages, commands, as JSON;

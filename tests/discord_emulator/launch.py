@@ -3,14 +3,25 @@
 For tests that need the bot as a separate process (to kill it at an exact step):
 ``python -m tests.discord_emulator.launch run`` with ``EMULATOR_HTTP`` and
 ``EMULATOR_GATEWAY`` set to the emulator's loopback addresses. Nothing else differs from
-``rummy-bot run``.
+``rummy-bot run``, but for two things a test may ask for, as the in-process tests do:
+
+* ``EMULATOR_SEED``: every new table's seed (its deal and its computers' play), as
+  ``tests/discord/conftest.make_bot`` sets it, so a scripted game is the same at each run;
+* ``EMULATOR_CLOCK``: a file holding a number of seconds added to the bot's clock
+  (``bot.app.BOT_CLOCK``: its deadlines, its puzzles' days and hours, its store's times),
+  read again whenever the file changes. Why: a daily puzzle is due at an hour of the day,
+  which no test can wait for; a test sets the process's clock a few seconds before the hour
+  (or past it, for a process that was down) and lets real seconds pass from there. Discord's
+  own times (an interaction's age, read from its id) stay the machine's.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -41,6 +52,54 @@ def process_env(
     }
 
 
+class ShiftedClock:
+    """``discord.utils.utcnow`` plus the seconds the file ``path`` holds (0 while it is absent),
+    read again when the file changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: int | None = None
+        self._shift = timedelta(0)
+
+    def __call__(self) -> datetime:
+        try:
+            stamp = self.path.stat().st_mtime_ns
+        except FileNotFoundError:
+            stamp = None
+        if stamp != self._stamp:
+            self._stamp = stamp
+            text = self.path.read_text().strip() if stamp is not None else ""
+            self._shift = timedelta(seconds=float(text or 0))
+        return discord.utils.utcnow() + self._shift
+
+
+def write_clock(path: Path, shift: float) -> None:
+    """Set the clock of a process started with ``EMULATOR_CLOCK=path``: ``shift`` seconds
+    ahead of the machine's (written whole: the process never reads half a number)."""
+    temporary = path.with_suffix(".new")
+    temporary.write_text(repr(shift))
+    temporary.replace(path)
+
+
+def install_requested() -> None:
+    """What a test asked for in the environment (see the module's docstring)."""
+    import bot.app
+
+    clock = os.environ.get("EMULATOR_CLOCK")
+    if clock:
+        bot.app.BOT_CLOCK = ShiftedClock(Path(clock))
+    seed = os.environ.get("EMULATOR_SEED")
+    if seed:
+        made = bot.app.make_bot
+
+        def seeded(*args: Any, **kwargs: Any) -> Any:
+            rummy = made(*args, **kwargs)
+            rummy.tables._seed_source = lambda: int(seed)
+            return rummy
+
+        bot.app.make_bot = seeded
+
+
 def point_at_emulator() -> None:
     http, gateway = yarl.URL(os.environ["EMULATOR_HTTP"]), yarl.URL(os.environ["EMULATOR_GATEWAY"])
     if http.host not in LOOPBACK or gateway.host not in LOOPBACK:
@@ -51,4 +110,5 @@ def point_at_emulator() -> None:
 
 if __name__ == "__main__":
     point_at_emulator()
+    install_requested()
     sys.exit(main(sys.argv[1:]))

@@ -261,6 +261,8 @@ class StoredMessage:
     nonce: str | None = None
     #: (``time.monotonic()``, content) when posted and after each edit: what players saw when.
     shown: list[tuple[float, str]] = field(default_factory=list)
+    #: The users its posting notified (mentioned and let through by ``allowed_mentions``).
+    pinged: list[int] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:

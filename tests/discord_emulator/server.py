@@ -20,6 +20,7 @@ import contextlib
 import fnmatch
 import json
 import logging
+import re
 import secrets
 import time
 import traceback
@@ -59,6 +60,8 @@ from .models import (
 log = logging.getLogger("tests.discord_emulator")
 
 API_PREFIX = "/api/v10"
+#: A user mention in a message's content (``<@id>``, or ``<@!id>`` as older clients wrote it).
+USER_MENTION = re.compile(r"<@!?(\d+)>")
 HEARTBEAT_INTERVAL_MS = 41_250
 
 # Gateway opcodes.
@@ -387,6 +390,11 @@ class DiscordEmulator:
         #: Discord misbehaving on purpose (latency, 5xx, timeouts, 429s, expired tokens): see
         #: ``chaos.py``. None: a perfect Discord.
         self.chaos: Chaos | None = None
+        #: Keep each REST call's JSON payload on its record (``RequestRecord.json``), for a
+        #: test that reads what the bot sent (e.g. that no bot-token call carries a text).
+        self.keep_payloads = False
+        #: The JSON payload of each request being handled, by ``id(request)``, for its record.
+        self._payloads: dict[int, Any] = {}
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -1028,6 +1036,7 @@ class DiscordEmulator:
                     request.method,
                     path[len(API_PREFIX) :],
                     response.status,
+                    json=self._payloads.pop(id(request), None),
                     started=started,
                     finished=time.monotonic(),
                 )
@@ -1230,11 +1239,18 @@ class DiscordEmulator:
                     )
                     kind = part.headers.get(hdrs.CONTENT_TYPE, "application/octet-stream")
                     files.append(UploadedFile(index, part.filename, kind, bytes(data)))
+            self._keep(request, payload)
             return payload, files
         if request.can_read_body:
             body = await request.json()
-            return (body if isinstance(body, dict) else {"__list__": body}), []
+            payload = body if isinstance(body, dict) else {"__list__": body}
+            self._keep(request, payload)
+            return payload, []
         return {}, []
+
+    def _keep(self, request: web.Request, payload: dict[str, Any]) -> None:
+        if self.keep_payloads:
+            self._payloads[id(request)] = payload
 
     # ------------------------------------------------------------------ REST handlers
 
@@ -1609,6 +1625,7 @@ class DiscordEmulator:
             # (and inherits its ephemerality).
             payload["flags"] = original.flags & FLAG_EPHEMERAL
             await self._edit_message(original, payload, files)
+            original.pinged = pinged_by(original.content, payload)  # its first words
             message = original
         else:
             message = await self._create_message(channel, payload, files, interaction=record)
@@ -1666,6 +1683,7 @@ class DiscordEmulator:
             interaction_type=interaction.type if interaction else None,
         )
         self._apply(message, payload, files)
+        message.pinged = pinged_by(message.content, payload)
         message.nonce = None if payload.get("nonce") is None else str(payload["nonce"])
         message.shown.append((time.monotonic(), message.content))
         if message.ephemeral and interaction is None:
@@ -1902,6 +1920,18 @@ class DiscordEmulator:
             await conn.send(OP_DISPATCH, chunk, "GUILD_MEMBERS_CHUNK")
         else:
             log.debug("gateway: ignoring op %s", op)
+
+
+def pinged_by(content: str, payload: dict[str, Any]) -> list[int]:
+    """The users a new message notifies, as Discord decides: those mentioned in its content
+    that its ``allowed_mentions`` lets through (all of them when it has none). An edit
+    notifies no one."""
+    mentioned = [int(found) for found in USER_MENTION.findall(content)]
+    allowed = payload.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or ()):
+        return mentioned
+    listed = {int(user) for user in allowed.get("users") or ()}
+    return [user for user in mentioned if user in listed]
 
 
 def _resume_payload_ok(d: Any, token: str) -> bool:
