@@ -38,7 +38,8 @@ from typing import Any
 from bot.features.play.coaching import note_text, turn_note
 from rummy_engine import Action, Discard, Draw, Face, Game, Lay, Phase, player_view
 from rummy_engine.actions import Source, action_from_json
-from rummy_engine.ai.review import Step, go_out_now, open_discard
+from rummy_engine.ai.review import Step, go_out_now
+from rummy_engine.ai.tips import open_discard
 from rummy_engine.replay import replay
 from rummy_engine.strategy import choose_action
 from tests.discord.conftest import CARD_TOKEN, command_for

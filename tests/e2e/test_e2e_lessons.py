@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage import make_store
+from bot.storage.base import LessonProgress
 from tests.discord.test_lessons import CHAPTER_SIZES, COURSE, KEYS, NO_PICTURE, Answer
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.models import EmuUser, StoredMessage
@@ -62,7 +64,9 @@ async def give(
         assert picked.id == message.id, "a pick redraws the same message"
         return await click(emu, alice, message, "Check")
     if kind == "choose":
-        return await select(emu, alice, message, str(menu(message, "choose")["custom_id"]), [str(given)])
+        return await select(
+            emu, alice, message, str(menu(message, "choose")["custom_id"]), [str(given)]
+        )
     return await click(emu, alice, message, str(given))
 
 
@@ -97,7 +101,10 @@ async def test_the_whole_course_with_right_and_wrong_answers_and_a_crash(tmp_pat
                     assert picture.is_png and picture.description
                 message = await exercise(emu, alice, message, index % 3, expected, (title, number))
                 if (title, number) == CRASH_AT:
-                    before_crash, message = message, await crash_and_resume(emu, bot, alice, channel, message, expected)
+                    before_crash, message = (
+                        message,
+                        await crash_and_resume(emu, bot, alice, channel, message, expected),
+                    )
                 assert labels(message) == ["Next"], labels(message)  # answered: only Next
                 message = await click(emu, alice, message, "Next")
             assert before_crash is not None
@@ -168,7 +175,9 @@ async def crash_and_resume(
     again = await emu.slash(alice, channel, "rummy-learn lessons")  # type: ignore[arg-type]
     reopened = await again.answer(ANSWER_SECONDS)
     assert reopened.id != old.id
-    assert reopened.content.startswith("**The opening, exercise 2 of 7**"), reopened.content
+    assert reopened.content.startswith(
+        f"**The opening, exercise 2 of {CHAPTER_SIZES['The opening']}**"
+    ), reopened.content
     assert "Try again." in reopened.content, "the miss before the crash counts"
     answered = await give(emu, alice, old, expected.kind, expected.right)
     assert answered.id == old.id and "✅ Right!" in old.content, old.content
@@ -177,3 +186,48 @@ async def crash_and_resume(
     assert refused.content == OUT_OF_DATE, refused.content
     assert "✅" not in reopened.content, "the out-of-date message is left as it was"
     return old
+
+
+async def test_the_course_end_deals_a_coached_practice_table_in_the_channel(
+    tmp_path: Path,
+) -> None:
+    """A player whose course is finished chooses a 2v2 practice table: the real process deals
+    it in the channel, three computers seated and coaching on; the player gets their hand
+    privately, and the lesson message stays as it was."""
+    db = tmp_path / "rummy.db"
+    async with emulated_discord() as emu:
+        alice, bob, channel = emu.two_players()
+        names = {alice.id: "alice", bob.id: "bob"}
+        async with make_store(db) as store:
+            done = LessonProgress(alice.id, "end", finished=tuple(KEYS.values()), step=1)
+            assert await store.save_lesson_progress(done, 0)
+        bot = BotProcess(emu, db)
+        try:
+            await bot.start()
+            end = await (await emu.slash(alice, channel, "rummy-learn lessons")).answer(
+                ANSWER_SECONDS
+            )
+            assert end.content.startswith("**Course complete.**"), end.content
+            practice = str(menu(end, "practice")["custom_id"])
+            told = await select(emu, alice, end, practice, ["r51.2v2"])
+            assert told.id != end.id and told.ephemeral, "answered apart; the lesson stays"
+            assert told.content.startswith("Your practice table is dealt below, coaching on")
+            await emu.wait_until(
+                lambda: any("table #" in m.content for m in emu.public_messages()),
+                what="the practice table",
+                timeout=ANSWER_SECONDS,
+            )
+            await bot.finish()
+        finally:
+            await bot.close()
+        check(emu, names)
+        async with make_store(db) as store:
+            (table,) = await store.list_active_tables()
+            seats = await store.get_seats(table.id)
+        assert (
+            table.variant == "r51"
+            and table.mode == "2v2"
+            and '"coaching": true' in table.options_json
+        )
+        assert [s.is_computer for s in seats].count(True) == 3
+        assert end.content.startswith("**Course complete.**")
