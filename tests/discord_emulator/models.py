@@ -261,6 +261,9 @@ class StoredMessage:
     nonce: str | None = None
     #: (``time.monotonic()``, content) when posted and after each edit: what players saw when.
     shown: list[tuple[float, str]] = field(default_factory=list)
+    #: Set (and replaced) at each edit: waiting for one message's edit wakes only its waiters,
+    #: not every waiter of a benchmark's hundreds of tables.
+    edited: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
     @property
     def ephemeral(self) -> bool:
