@@ -24,6 +24,18 @@ round before the window (then closed), and a spectator who asks for that round's
 during the window, one at a time: compare its figures with a run without it, back to back, to
 see whether a move slows down while a replay is drawn.
 
+``--learners N`` adds N players who, during the window, work through the course (``/rummy-learn
+lessons``, then its buttons and menus: right answers, wrong ones, the answer shown after two
+misses; learner ``i`` starts at chapter ``i``) at the tables' pace, and answer the day's puzzle
+once each (its post's Answer button, then the card menu; every other learner right), spread over
+the window. The puzzle is set as ``/rummy-settings puzzle`` sets it, a day ago at this hour, so
+the bot posts today's at start-up. It prints, for the lesson and for the puzzle interactions
+apart, the time until acknowledged (p50/p99/slowest), how many after Discord's 3 s, the time
+until the page shows the answer, and how many were judged otherwise than the learner meant; their
+calls are not counted in the moves' calls.
+
+    .venv/bin/python benchmarks/bench_load.py --tables 300 --pace 4 --seconds 30 --learners 50
+
 ``--processes N`` runs N bot processes, one shard each (``RUMMY_SHARD_COUNT=N``), with the
 tables spread over one server per shard; ``--store postgres`` puts the database on a throw-away
 PostgreSQL server (with its default, durable settings) instead of a SQLite file. CPU is summed
@@ -50,20 +62,28 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.features.learn.chapters import CHAPTERS, Control, Opens, mask_of
 from bot.features.play.presenter import hand_lines
+from bot.features.puzzles.service import Posting, PuzzleService, load
+from bot.features.puzzles.ui.answers import day_text
 from bot.storage import Store, make_store
-from rummy_engine import Game, Phase
+from bot.storage.base import LessonProgress, utc_now
+from bot.text import t
+from rummy_engine import Game, Phase, player_view
+from rummy_engine.ai import hint
+from rummy_engine.solver import Opening
 from tests.discord_emulator import emulated_discord
 from tests.discord_emulator.chaos import Chaos, Latency
 from tests.discord_emulator.launch import process_env
 from tests.discord_emulator.models import EmuChannel, EmuUser, StoredMessage
-from tests.discord_emulator.server import DiscordEmulator, RequestRecord
+from tests.discord_emulator.server import DiscordEmulator, InteractionHandle, RequestRecord
 from tests.helpers import postgres
 
 PILES = re.compile(r"round (\d+).*?Stock: (\d+) · discard: .*?\((\d+) cards?\)", re.S)
@@ -104,6 +124,8 @@ class Run:
     """What one measured window produced."""
 
     moves: list[Move] = field(default_factory=list)
+    #: The learners' lesson and puzzle interactions (--learners).
+    presses: list[Press] = field(default_factory=list)
     started: float = 0.0
     ended: float = 0.0
     cpu: float = 0.0
@@ -361,6 +383,272 @@ async def watch_replays(
     return took
 
 
+# -- learners: the course and the day's puzzle beside the tables (--learners) -------------------
+
+
+@dataclass
+class Press:
+    """One lesson or puzzle interaction of a learner: what it was, when it was sent, when the
+    page showed its answer, and whether it was judged as the learner meant (right or wrong)."""
+
+    kind: str  # "lesson" or "puzzle"
+    what: str  # open, next, again, pick, check, yes, no, choose; answer, pick
+    sent: float
+    interaction_id: int
+    token: str
+    shown: float = 0.0
+    as_meant: bool = True
+
+
+@dataclass(frozen=True)
+class DayPuzzleAnswers:
+    """The puzzle post and the menu values of a right and of a wrong answer."""
+
+    post: StoredMessage
+    right: list[str]
+    wrong: list[str]
+
+
+def lesson_answers() -> dict[tuple[str, int], tuple[list[str], list[str]]]:
+    """Every exercise's right and a wrong answer as its controls take them: the menu values of
+    the cards to pick (PICK), ``yes``/``no``, the value to choose (CHOOSE); found with the
+    course's own check (an opening from the engine's hint: 2^15 picks are too many to try)."""
+    found: dict[tuple[str, int], tuple[list[str], list[str]]] = {}
+    for chapter in CHAPTERS:
+        for item, exercise in enumerate(chapter.exercises, 1):
+            if exercise.control is Control.YES_NO:
+                right = ["yes" if exercise.check("yes").right else "no"]
+                wrong = ["no" if right == ["yes"] else "yes"]
+            elif exercise.control is Control.CHOOSE:
+                values = [str(v) for v in exercise.choices()]
+                right = [next(v for v in values if exercise.check(v).right)]
+                wrong = [next(v for v in values if not exercise.check(v).right)]
+            else:
+                cards = list(exercise.cards)
+                if isinstance(exercise, Opens):
+                    opening = hint(player_view(exercise.game(), 0), exercise.rules).opening
+                    assert opening is not None
+                    masks = [int(mask_of([cards.index(c) for m in opening.melds for c in m.cards]))]
+                else:
+                    masks = list(range(1, 1 << len(cards)))
+                mask = next(m for m in masks if exercise.check(str(m)).right)
+                right = [str(i) for i in range(len(cards)) if mask >> i & 1]
+                wrong = [
+                    next(str(i) for i in range(len(cards)) if not exercise.check(str(1 << i)).right)
+                ]
+            found[chapter.key, item] = right, wrong
+    return found
+
+
+async def seat_learners(db: Store, learners: Sequence[EmuUser]) -> None:
+    """Learner ``i`` has read up to chapter ``i`` (of the course's, in turn): within a short
+    window the learners answer every kind of exercise, not only the first chapter's."""
+    for i, user in enumerate(learners):
+        chapter = CHAPTERS[i % len(CHAPTERS)]
+        assert await db.save_lesson_progress(LessonProgress(user.id, chapter.key, step=1), 0)
+
+
+async def schedule_puzzle(db: Store, guild_id: int, channel_id: int) -> None:
+    """What ``/rummy-settings puzzle`` stores, as if a manager had set the channel a day ago at
+    this hour (UTC): the bot, started next, finds today's puzzle due and posts it at once (as a
+    bot that was down at the hour does), instead of at this hour tomorrow."""
+    yesterday = utc_now() - timedelta(days=1)
+
+    async def no_post(posting: Posting) -> int | None:
+        raise AssertionError("the bot's process posts the puzzle")
+
+    service = PuzzleService(db, post=no_post, clock=lambda: yesterday)
+    await service.close()  # this one fires nothing: the bot does
+    await service.configure(guild_id, channel_id, yesterday.hour)
+
+
+async def posted_puzzle(emu: DiscordEmulator, channel: EmuChannel, db: Store) -> DayPuzzleAnswers:
+    """The day's post once the bot made it, and a right and a wrong answer to it (from the
+    stored puzzle, as the bot judges it)."""
+
+    def posts() -> list[StoredMessage]:
+        return [
+            m
+            for m in emu.channel_messages(channel)
+            if any(i.startswith("rummy:pz:") for i in m.custom_ids())
+        ]
+
+    await emu.wait_until(lambda: bool(posts()), what="the puzzle of the day", timeout=120)
+    post = posts()[0]
+    _, _, guild, day = post.custom_ids()[0].split(":")
+    record = await db.get_puzzle(int(guild), day_text(int(day)))
+    assert record is not None
+    puzzle = load(record).puzzle
+    if isinstance(puzzle.best, Opening):
+        faces = [c.face.text for m in puzzle.best.melds for c in m.cards]
+        cut = len(puzzle.best.melds[0].cards) if len(puzzle.best.melds) > 1 else 2
+        numbered = [f"{f}:{faces[:i].count(f) + 1}" for i, f in enumerate(faces)]
+        return DayPuzzleAnswers(post, numbered, numbered[:cut])
+    good = sorted(f.text for f in puzzle.answers)
+    bad = next(c.face.text for c in puzzle.view.hand if c.face not in puzzle.answers)
+    return DayPuzzleAnswers(post, [f"{good[0]}:1"], [f"{bad}:1"])
+
+
+@dataclass
+class Learner:
+    """A player taking the course, who answers the day's puzzle once, at ``puzzle_at``."""
+
+    user: EmuUser
+    index: int
+    #: When, after the window's start, its first interaction goes (the learners spread over
+    #: a pace), and when it answers the puzzle.
+    offset: float
+    puzzle_at: float
+    page: StoredMessage | None = None
+    menu: StoredMessage | None = None
+    puzzled: bool = False
+    #: Answers given per exercise on this lap of the course.
+    tries: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+
+async def learner_press(
+    emu: DiscordEmulator,
+    run: Run,
+    kind: str,
+    what: str,
+    message: StoredMessage | None,
+    send: Callable[[], Awaitable[InteractionHandle]],
+) -> tuple[Press, StoredMessage | None]:
+    """Send one interaction; wait for its acknowledgement, then for the page to show the
+    answer (``message`` edited; a command's or a private menu's: its first answer). Returns
+    the press and the page, None if no answer came."""
+    before = len(emu.get_message(message.channel_id, message.id).shown) if message else 0
+    sent = time.monotonic()
+    handle = await send()
+    press = Press(kind, what, sent, handle.id, handle.token)
+    run.presses.append(press)
+    try:
+        if message is None:
+            page = await handle.answer(timeout=120)
+        else:
+            await handle.response(timeout=120)
+            page = emu.get_message(message.channel_id, message.id)
+            while len(page.shown) <= before:
+                await asyncio.wait_for(page.edited.wait(), 120)
+    except (AssertionError, TimeoutError):
+        press.as_meant = False
+        return press, None
+    press.shown = time.monotonic()
+    return press, page
+
+
+async def learner_step(
+    emu: DiscordEmulator,
+    learner: Learner,
+    channel: EmuChannel,
+    answers: dict[tuple[str, int], tuple[list[str], list[str]]],
+    puzzle: DayPuzzleAnswers,
+    run: Run,
+) -> None:
+    """The learner's next interaction: the puzzle's pick once its menu is open; the puzzle's
+    Answer button once its time came; else the course's next control (opened first)."""
+    user = learner.user
+    if learner.menu is not None:
+        menu = learner.menu
+        [pick] = [i for i in menu.custom_ids() if i.startswith("rummy:pzp:")]
+        meant = learner.index % 2 == 0  # every other learner answers right
+        values = puzzle.right if meant else puzzle.wrong
+        press, page = await learner_press(
+            emu, run, "puzzle", "pick", menu, lambda: emu.select(user, menu, pick, values)
+        )
+        said = page.content if page is not None else ""
+        press.as_meant = press.as_meant and said.startswith("Right:" if meant else "Not ")
+        learner.menu, learner.puzzled = None, True
+        return
+    if not learner.puzzled and time.monotonic() - run.started >= learner.puzzle_at:
+        [button] = [i for i in puzzle.post.custom_ids() if i.startswith("rummy:pz:")]
+        press, page = await learner_press(
+            emu, run, "puzzle", "answer", None, lambda: emu.click(user, puzzle.post, button)
+        )
+        has_menu = page is not None and any(i.startswith("rummy:pzp:") for i in page.custom_ids())
+        press.as_meant = press.as_meant and has_menu
+        learner.menu, learner.puzzled = (page, False) if has_menu else (None, True)
+        return
+    if learner.page is None:
+        _, learner.page = await learner_press(
+            emu,
+            run,
+            "lesson",
+            "open",
+            None,
+            lambda: emu.slash(user, channel, "rummy-learn lessons"),
+        )
+        return
+    page = emu.get_message(learner.page.channel_id, learner.page.id)
+    controls = {
+        parts[6]: (custom_id, parts)
+        for custom_id in page.custom_ids(enabled_only=True)
+        if (parts := custom_id.split(":"))[:2] == ["rummy", "learn"]
+    }
+    if "next" in controls or "again" in controls:
+        what = "next" if "next" in controls else "again"
+        if what == "again":
+            learner.tries.clear()
+        custom_id = controls[what][0]
+        _, learner.page = await learner_press(
+            emu, run, "lesson", what, page, lambda: emu.click(user, page, custom_id)
+        )
+        return
+    parts = next(iter(controls.values()))[1]
+    exercise = (parts[3], int(parts[4]))
+    tries = learner.tries[exercise]
+    # right at once, wrong then right, or wrong twice (the answer is then shown), in turn
+    meant = [True, tries > 0, False][(learner.index + exercise[1]) % 3]
+    right, wrong = answers[exercise]
+    given = right if meant else wrong
+    if "pick" in controls:
+        mask = mask_of([int(v) for v in given])
+        check = controls.get("check")
+        if check is None or check[1][7:] != [mask]:  # the cards are not picked yet
+            pick_id = controls["pick"][0]
+            _, learner.page = await learner_press(
+                emu,
+                run,
+                "lesson",
+                "pick",
+                page,
+                lambda: emu.select(user, page, pick_id, given),
+            )
+            return
+        what, send = "check", lambda: emu.click(user, page, check[0])
+    elif "choose" in controls:
+        choose_id = controls["choose"][0]
+        what, send = "choose", lambda: emu.select(user, page, choose_id, given)
+    else:
+        what, send = given[0], lambda: emu.click(user, page, controls[given[0]][0])
+    press, learner.page = await learner_press(emu, run, "lesson", what, page, send)
+    learner.tries[exercise] += 1
+    said = learner.page.content if learner.page is not None else ""
+    mark = t("learn.right" if meant else "learn.wrong", "en")
+    press.as_meant = press.as_meant and mark in said
+
+
+async def learn(
+    emu: DiscordEmulator,
+    learner: Learner,
+    channel: EmuChannel,
+    answers: dict[tuple[str, int], tuple[list[str], list[str]]],
+    puzzle: DayPuzzleAnswers,
+    pace: float,
+    run: Run,
+) -> None:
+    """One learner: an interaction every ``pace`` seconds (or as fast as answered) until the
+    window's end; the course opened again if a page went unanswered."""
+    next_at = run.started + learner.offset
+    while True:
+        if pace:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += pace
+        if time.monotonic() >= run.until:
+            return
+        await learner_step(emu, learner, channel, answers, puzzle, run)
+
+
 def first_shown(messages: Sequence[StoredMessage], after: float, wanted: str) -> float | None:
     times = [at for m in messages for at, text in m.shown if at >= after and wanted in text]
     return min(times, default=None)
@@ -396,17 +684,48 @@ def route_of(path: str) -> str:
     return TOKEN.sub("/{token}", SNOWFLAKE.sub("/{id}", path))
 
 
+def callbacks(emu: DiscordEmulator) -> dict[int, float]:
+    """When each interaction's acknowledgement reached Discord (the emulator), not when the
+    bot answered it, by interaction id."""
+    return {
+        int(r.path.split("/")[2]): r.started
+        for r in emu.requests
+        if r.path.startswith("/interactions/") and r.path.endswith("/callback")
+    }
+
+
+def report_learners(emu: DiscordEmulator, run: Run, learners: int) -> None:
+    """The lesson and puzzle interactions apart: how many of each control, the time until
+    acknowledged and until the page showed the answer, and how many were judged otherwise
+    than the learner meant (a right answer taken as wrong, or the reverse) or went unanswered."""
+    acks = callbacks(emu)
+    print(f"learners {learners}:")
+    for kind in ("lesson", "puzzle"):
+        presses = [p for p in run.presses if p.kind == kind]
+        ack = [
+            1000 * (acks[p.interaction_id] - p.sent) for p in presses if p.interaction_id in acks
+        ]
+        shown = [1000 * (p.shown - p.sent) for p in presses if p.shown]
+        late = sum(1 for a in ack if a > 3000) + len(presses) - len(ack)
+        counts = ", ".join(f"{what} {n}" for what, n in Counter(p.what for p in presses).items())
+        print(
+            f"  {kind} interactions {len(presses)} ({counts}): ack p50/p99/slowest"
+            f" {pct(ack, 0.5):.0f} / {pct(ack, 0.99):.0f} / {max(ack, default=0):.0f} ms;"
+            f" later than Discord's 3 s: {late}"
+        )
+        print(
+            f"    page shows the answer p50/p99 {pct(shown, 0.5):.0f} / {pct(shown, 0.99):.0f} ms;"
+            f" not as meant or unanswered: {sum(not p.as_meant for p in presses)}"
+        )
+
+
 def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pace: float) -> None:
     moves = run.moves
     n = len(moves)
     # Paced players start no move after the window, but wait up to a pace to notice: the
     # moves/s count the window only (the CPU counts until the last player stopped).
     span = min(run.ended, run.until) - run.started
-    acks = {  # when the acknowledgement reached Discord (the emulator), not when it answered
-        int(r.path.split("/")[2]): r.started
-        for r in emu.requests
-        if r.path.startswith("/interactions/") and r.path.endswith("/callback")
-    }
+    acks = callbacks(emu)
     ack = [1000 * (acks[m.interaction_id] - m.sent) for m in moves if m.interaction_id in acks]
     reply = [1000 * (m.replied - m.sent) for m in moves]
     shown_table, shown_dm, missing = [], [], Counter[str]()
@@ -427,6 +746,7 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
                 shown_dm.append(1000 * (at - m.sent))
             elif not already_shown(dms, m.sent, m.hand):
                 missing["dm"] += 1
+    learners = {p.token for p in run.presses}  # their calls are not the moves'
     calls = Counter(
         (
             "interaction" if r.path.startswith(INTERACTION_ROUTES) else "bot",
@@ -434,7 +754,9 @@ def report(emu: DiscordEmulator, run: Run, pids: Sequence[int], tables: int, pac
             route_of(r.path),
         )
         for r in emu.requests
-        if run.started <= r.started <= run.ended and not r.path.startswith("/gateway")
+        if run.started <= r.started <= run.ended
+        and not r.path.startswith("/gateway")
+        and not ((token := TOKEN.search(r.path)) and token.group()[1:] in learners)
     )
     print(f"tables {tables}, pace {'saturation' if not pace else f'1 move / table / {pace:g} s'}")
     print(f"moves {n} in {span:.1f} s: {n / span:.1f} moves/s")
@@ -566,9 +888,18 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
         watcher = emu.add_user("watcher")
         replay_channel = emu.add_text_channel(guilds[0], "replays")
         guilds[0].member_ids.append(watcher.id)
+        learners = [emu.add_user(f"learner{i}") for i in range(args.learners)]
+        guilds[0].member_ids.extend(u.id for u in learners)
+        learn_channel = emu.add_text_channel(guilds[0], "learn")
+        puzzle_channel = emu.add_text_channel(guilds[0], "puzzle")
+        if learners:
+            await schedule_puzzle(db, guilds[0].id, puzzle_channel.id)
+            await seat_learners(db, learners)
+        answers = lesson_answers() if learners else {}
         bots = [start_bot(emu, target, home, args, s, shards) for s in range(shards)]
         try:
             await identified(emu, shards)
+            puzzle = await posted_puzzle(emu, puzzle_channel, db) if learners else None
             replayed = (
                 await computers_round(emu, replay_channel, watcher, db) if args.replays else 0
             )
@@ -596,7 +927,17 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
                 if args.replays
                 else None
             )
-            await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats))
+            learning = [
+                learn(emu, learner, learn_channel, answers, puzzle, pace, run)
+                for learner in (
+                    Learner(
+                        u, i, pace * i / len(learners), args.seconds * (i + 0.5) / len(learners)
+                    )
+                    for i, u in enumerate(learners)
+                )
+                if puzzle is not None
+            ]
+            await asyncio.gather(*(drive(emu, s, db, pace, until, run) for s in seats), *learning)
             run.ended = time.monotonic()
             after_load = rss_line("RSS at the end of the load", pids)
             replays = await watching if watching is not None else []
@@ -606,6 +947,8 @@ async def measure(args: argparse.Namespace, db: Store, target: Path | str, home:
             await asyncio.sleep(settle)  # let the last messages catch up before reading
             print(f"{shards} process(es), {args.store}")
             report(emu, run, [b.pid for b in bots], tables, pace)
+            if learners:
+                report_learners(emu, run, len(learners))
             if replays:
                 print(
                     f"replays drawn beside the moves: {len(replays)}, "
@@ -644,6 +987,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jitter", type=float, default=0.0, help="± seconds on --latency")
     parser.add_argument(
         "--replays", action="store_true", help="draw replays, one after another, beside the moves"
+    )
+    parser.add_argument(
+        "--learners",
+        type=int,
+        default=0,
+        help="players who take the course (/rummy-learn lessons) at the tables' pace during the "
+        "window, and answer the day's puzzle once each",
     )
     parser.add_argument(
         "--global-limit", type=float, help="the emulator's global bot-token bucket, per second"

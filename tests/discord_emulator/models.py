@@ -263,6 +263,9 @@ class StoredMessage:
     shown: list[tuple[float, str]] = field(default_factory=list)
     #: The users its posting notified (mentioned and let through by ``allowed_mentions``).
     pinged: list[int] = field(default_factory=list)
+    #: Set (and replaced) at each edit: waiting for one message's edit wakes only its waiters,
+    #: not every waiter of a benchmark's hundreds of tables.
+    edited: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
     @property
     def ephemeral(self) -> bool:

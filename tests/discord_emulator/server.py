@@ -1702,6 +1702,8 @@ class DiscordEmulator:
         message.edited_timestamp = now_iso()
         message.edit_count += 1
         message.shown.append((time.monotonic(), message.content))
+        message.edited.set()
+        message.edited = asyncio.Event()
         self._notify()
         if not message.ephemeral:
             await self._dispatch_quiet("MESSAGE_UPDATE", message.payload(self.users))

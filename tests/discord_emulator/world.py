@@ -22,7 +22,7 @@ from .models import EmuChannel, EmuGuild, EmuUser, StoredAttachment, StoredMessa
 from .server import DiscordEmulator
 
 #: StoredMessage fields that describe this emulator's run rather than the message.
-_RUN_ONLY = frozenset({"attachments", "shown", "pinged"})
+_RUN_ONLY = frozenset({"attachments", "shown", "pinged", "edited"})
 
 
 def _message(message: StoredMessage) -> dict[str, Any]:

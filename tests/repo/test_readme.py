@@ -168,6 +168,7 @@ SMALL = {
         "--settle": "1",
         "--idle": "2",
         "--sample": "1",
+        "--learners": "2",  # the lessons' and the puzzle's path runs too
     },
     "bench_leaderboard.py": {"--players": "2000", "--games": "5000", "--runs": "3"},
     "bench_store_commit.py": {"--commits": "20"},
