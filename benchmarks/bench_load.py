@@ -69,7 +69,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.features.learn.chapters import CHAPTERS, Control, Opens, mask_of
+from bot.features.learn.chapters import CHAPTERS
+from bot.features.learn.exercises import Control, Opens, mask_of
 from bot.features.play.presenter import hand_lines
 from bot.features.puzzles.service import Posting, PuzzleService, load
 from bot.features.puzzles.ui.answers import day_text
