@@ -279,7 +279,8 @@ async def test_an_old_lesson_message_and_someone_elses_press_are_refused(world: 
     assert moved is not None and (moved.chapter, moved.item) == ("melds", 1)
 
     stale = await alice.click(first, label="Next")  # the chapter's page, drawn before
-    assert stale.ephemeral and stale.response.content == (
+    (refused,) = stale.followups  # acknowledged as an update, then refused privately
+    assert refused.ephemeral and refused.content == (
         "This lesson message is out of date and changed nothing: use the newest one, or "
         "/rummy-learn lessons to see where you are."
     )
@@ -291,7 +292,7 @@ async def test_an_old_lesson_message_and_someone_elses_press_are_refused(world: 
     stored = await progress_of(world, alice.user.id)
     assert stored is not None and stored.misses == 1
     picked = await alice.select(third, ["0", "1", "3"], custom_id=menu(third, "pick")["custom_id"])
-    assert picked.response.content.startswith("This lesson message is out of date")
+    assert picked.followups[-1].content.startswith("This lesson message is out of date")
     assert await progress_of(world, alice.user.id) == stored
 
     # bob presses alice's Check (its custom_id reaching the bot from his client)

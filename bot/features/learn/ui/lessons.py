@@ -4,9 +4,10 @@ Every lesson message is private (ephemeral) and its controls are ``DynamicItem``
 carries the owner, the chapter, the exercise and the step the page was drawn at
 (``rummy:learn:<owner>:<chapter>:<item>:<step>:<press>[:<arg>]``), so they work after a restart,
 and a press on an older message (the course moved on) or by someone else is refused in one
-sentence before anything is acknowledged or stored. A press that counts is acknowledged as an
-update and the same message becomes the next page, its picture drawn by the bot's renderer
-with its alt text (``bot/services/alt_text.py``).
+sentence and changes nothing stored. A press is acknowledged as an update of its message before
+the course is read (someone else's is refused before that), and the same message becomes the
+next page, its picture drawn by the bot's renderer with its alt text
+(``bot/services/alt_text.py``).
 """
 
 from __future__ import annotations
@@ -148,27 +149,29 @@ class LessonHandlers:
     async def pressed(
         self, interaction: discord.Interaction, found: LessonId, values: list[str]
     ) -> None:
-        """A press: refused in one sentence (someone else's, an old message), else answered by
-        the next state of the course on the same message."""
+        """A press: someone else's is refused at once; the owner's is acknowledged as an update
+        of the lesson message before the course is read (a slow database never makes Discord
+        fail it), then the message becomes the next state of the course, or an old message's
+        press is refused in one private sentence."""
         if interaction.user.id != found.owner:
             raise Refusal("learn.not_yours")
         locale = locale_of(interaction)
         if found.press == Press.PRACTICE:
             await self.lobby.practice(interaction, *practice_choice(values[0] if values else ""))
             return
+        await defer_update(interaction)
         if found.press == Press.PICK:
             page = await self.service.current(
                 found.owner, found.chapter, found.item, found.step, locale
             )
             picked = mask_of([int(v) for v in values if v.isdigit() and int(v) < len(page.options)])
             view = lesson_view(page, found.owner, locale, picked)
-            await interaction.response.edit_message(view=view)
+            await edit_panel(interaction, text_of(page, locale), view=view)
             return
         arg = values[0] if found.press == Press.CHOOSE and values else found.arg
         page = await self.service.press(
             found.owner, found.chapter, found.item, found.step, found.press, arg, locale
         )
-        await defer_update(interaction)
         files = await self._files(page, locale)
         view = lesson_view(page, found.owner, locale)
         await edit_panel(interaction, text_of(page, locale), attachments=files, view=view)
