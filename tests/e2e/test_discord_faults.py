@@ -8,13 +8,17 @@ and what the mover was told: never that nothing happened when their move was sto
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from bot.app import RummyBot
+from bot.features.play.ui.reconciler import RETRY_DELAYS
 from rummy_engine import Game, Phase
 from tests.discord.conftest import make_bot
 from tests.discord_emulator import emulated_discord
@@ -176,3 +180,26 @@ async def test_a_follow_up_created_but_answered_504_leaves_one_live_table(
         (notice,) = notices(emu)
         assert f"<@{other.id}>" in notice.content
         assert not emu.bot_errors
+
+
+@pytest.mark.parametrize("look", [Fault.E503, Fault.TIMEOUT])
+async def test_a_follow_up_made_but_failed_whose_look_fails_too_leaves_one_live_table(
+    tmp_path: Path, look: Fault
+) -> None:
+    """The new table, posted as a follow-up, is made but answered 502, and the look at the
+    channel for it fails too (a 503, a dropped connection): the pass is tried again a few
+    seconds later, adopts the follow-up, and the channel shows one live table and one notice
+    (posting blind left the follow-up live beside a second table, seen in the chaos run)."""
+    async with a_dealt_table(tmp_path) as table:
+        emu, game = table.emu, await table.game()
+        emu.chaos = Chaos()
+        emu.chaos.add(Fault.E502, "POST", FOLLOW_UP, times=1, carried_out=True)
+        emu.chaos.add(look, "GET", "/channels/*/messages", times=1)
+        card = a_single_card(game)
+        mover = table.seats[game.current]
+        await (await emu.slash(mover, table.channel, "rummy discard", card=card)).answer()
+        await asyncio.sleep(RETRY_DELAYS[0] + 2)  # the pass tried again
+        assert [r.fault for r in emu.requests if r.fault] == ["502 carried out", look.value]
+        await settled(emu)
+        assert len(live_tables(emu, table.table_id)) == 1
+        assert len(notices(emu)) == 1

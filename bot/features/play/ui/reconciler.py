@@ -785,11 +785,17 @@ class Reconciler:
         self, table: Table, found: Callable[[discord.Message], bool]
     ) -> int | None:
         """The newest of the bot's last messages in the table's channel that ``found``
-        accepts (a follow-up Discord made though it failed the call), if any."""
+        accepts (a follow-up Discord made though it failed the call), if any.
+
+        A look that fails too (Discord's 5xx, a dropped connection) fails the pass rather than
+        posting blind, which would leave the follow-up live beside a second table: the pass is
+        tried again later as a first pass, which adopts the follow-up if Discord made it
+        (:meth:`_recent`). Without the right to read the channel's history the table is posted
+        again."""
         me = self.client.user
         try:
             recent = [m async for m in self._channel(table).history(limit=LOOKBACK)]
-        except discord.HTTPException:
+        except discord.Forbidden:
             return None
         mine = (m for m in recent if me is not None and m.author.id == me.id)
         return next((m.id for m in mine if found(m)), None)
