@@ -59,6 +59,9 @@ SHUTDOWN_GRACE_SECONDS = 20.0
 
 #: How long the connection task may take to notice the close before it is cancelled.
 RUNNER_EXIT_SECONDS = 5.0
+#: Seconds between tries of a login that Discord answers with a 5xx (Discord failing for a
+#: moment); after the last, the failure is the operator's one sentence.
+LOGIN_RETRY_SECONDS = (1.0, 2.0, 4.0, 8.0)
 #: The bot's one clock, for its deadlines and its store's timestamps alike (they are compared:
 #: an idle game's last human move): discord.utils.utcnow, which SimCord moves in tests.
 BOT_CLOCK = discord.utils.utcnow
@@ -257,6 +260,26 @@ class RummyBot(commands.Bot):
         """The server that receives commands instantly, if one is configured."""
         guild_id = self.settings.dev_guild_id
         return None if guild_id is None else discord.Object(id=guild_id)
+
+    async def login(self, token: str) -> None:
+        """discord.py's login, tried again when Discord answers it with a 5xx: a start (after a
+        crash, or a deploy) that meets Discord failing for a moment waits for it instead of
+        exiting. A refused token or an unreachable network still fails at once. discord.py
+        retries 500, 502 and 504 itself, not 503."""
+        delays = iter(LOGIN_RETRY_SECONDS)
+        while True:
+            try:
+                await super().login(token)
+                return
+            except discord.DiscordServerError as error:
+                delay = next(delays, None)
+                if delay is None:
+                    raise
+                log.warning("Discord failed the login (%s); trying again in %.0f s", error, delay)
+                # the session login opened, and its connector, are made anew by the next try
+                await self.http.close()
+                self.http.connector = discord.utils.MISSING
+                await asyncio.sleep(delay)
 
     async def setup_hook(self) -> None:
         """Runs once after login, before the gateway connects."""

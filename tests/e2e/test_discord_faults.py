@@ -203,3 +203,18 @@ async def test_a_follow_up_made_but_failed_whose_look_fails_too_leaves_one_live_
         await settled(emu)
         assert len(live_tables(emu, table.table_id)) == 1
         assert len(notices(emu)) == 1
+
+
+async def test_a_login_discord_answers_503_is_tried_again(tmp_path: Path) -> None:
+    """A start that meets Discord failing for a moment (its login answered 503 twice, which
+    discord.py does not retry) waits for it and serves, instead of exiting (seen after a kill
+    in the short chaos run)."""
+    async with emulated_discord() as emu:
+        alice, _, channel = emu.two_players()
+        emu.chaos = Chaos()
+        emu.chaos.add(Fault.E503, "GET", "/users/@me", times=2)
+        bot = make_bot(tmp_path / "rummy.db")
+        async with emu.running(bot):
+            opened = await (await emu.slash(alice, channel, "rummy new", variant="r51")).followups(1)
+            assert opened[0].content.startswith("Your table is open")
+        assert [r.fault for r in emu.requests if r.fault] == ["503", "503"]
