@@ -141,6 +141,21 @@ class Valued(Exercise):
         return Verdict(False, Refusal(self.wrong, value=answer[:6]))
 
 
+class YesNo(Exercise):
+    """An exercise answered Yes or No: yes is right when the engine refuses nothing, and a
+    wrong answer is explained by its refusal (or, for a wrong No, by the solution)."""
+
+    @abstractmethod
+    def refusal(self) -> RuleViolation | None:
+        """What the engine says against the cards or the move (None: nothing)."""
+
+    def check(self, answer: str) -> Verdict:
+        refusal = self.refusal()
+        if (answer == "yes") == (refusal is None):
+            return Verdict(True)
+        return Verdict(False, refusal or self.solution())
+
+
 def picked(cards: Sequence[Card], mask: str) -> list[Card]:
     """The cards a bitmask names (bit ``i``: the ``i``-th card); damaged text picks nothing."""
     bits = int(mask) if mask.isdigit() else 0
@@ -220,7 +235,7 @@ class PickMeld(Exercise):
 
 
 @dataclass(frozen=True)
-class IsMeld(Exercise):
+class IsMeld(YesNo):
     """Yes or no: do these cards, as laid, make a meld?"""
 
     laid: str
@@ -231,21 +246,15 @@ class IsMeld(Exercise):
     def cards(self) -> tuple[Card, ...]:
         return cards_of(self.laid)
 
-    def _refusal(self) -> RuleViolation | None:
+    def refusal(self) -> RuleViolation | None:
         try:
             make_meld(self.cards, self.rules)
         except RuleViolation as error:
             return error
         return None
 
-    def check(self, answer: str) -> Verdict:
-        refusal = self._refusal()
-        if (answer == "yes") == (refusal is None):
-            return Verdict(True)
-        return Verdict(False, refusal or self.solution())
-
     def solution(self) -> RuleViolation:
-        refusal = self._refusal()
+        refusal = self.refusal()
         if refusal is not None:
             return refusal
         meld = make_meld(self.cards, self.rules)
@@ -349,7 +358,7 @@ TAKE = Draw(0, Source.DISCARD)
 
 
 @dataclass(frozen=True)
-class Allowed(OnPosition):
+class Allowed(OnPosition, YesNo):
     """Yes or no: may seat 0 of ``position`` make ``move`` now? (``Game.verify``; ``said``: the
     sentence that explains a yes)."""
 
@@ -363,21 +372,15 @@ class Allowed(OnPosition):
         game = self.position.to_game()
         return game.drawn if game.phase is Phase.PLAY else None
 
-    def _refusal(self) -> RuleViolation | None:
+    def refusal(self) -> RuleViolation | None:
         try:
             self.position.to_game().verify(self.move)
         except RuleViolation as error:
             return error
         return None
 
-    def check(self, answer: str) -> Verdict:
-        refusal = self._refusal()
-        if (answer == "yes") == (refusal is None):
-            return Verdict(True)
-        return Verdict(False, refusal or self.solution())
-
     def solution(self) -> RuleViolation:
-        return self._refusal() or Refusal(self.said)
+        return self.refusal() or Refusal(self.said)
 
 
 @dataclass(frozen=True)
