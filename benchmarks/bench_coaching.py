@@ -56,9 +56,9 @@ def coached_game(variant: Variant, players: int, seed: int) -> tuple[list[float]
             game.apply(action)
             continue
         start = time.process_time()
-        if coach.question(1, game, seat, action) is not None:
-            notes["asked"] += 1  # the second press is played
         seen = player_view(game, seat)
+        if coach.question(1, seen, action) is not None:
+            notes["asked"] += 1  # the second press is played
         spent += time.process_time() - start
         game.apply(action)
         start = time.process_time()

@@ -104,13 +104,14 @@ class Coach:
         numbers = tuple(int(p) for p in parts if p.isdigit())
         self._asked[table_id] = numbers if len(numbers) == 3 else (0, 0, -1)
 
-    def question(self, table_id: int, game: Game, seat: int, action: Action) -> Ask | None:
-        """The go-out question, once a turn, before a discard that throws away a go-out (the
-        caller stores :meth:`asked` and raises it: nothing is played then)."""
-        if not isinstance(action, Discard) or len(game.hands[seat]) <= 1:
+    def question(self, table_id: int, view: PlayerView, action: Action) -> Ask | None:
+        """The go-out question, once a turn, before a discard that throws away a go-out, from
+        the mover's ``view`` (the caller stores :meth:`asked` and raises it: nothing is played
+        then)."""
+        if not isinstance(action, Discard) or len(view.hand) <= 1 or view.seat is None:
             return None
-        asked = (game.round_no, game.turn, seat)
-        if self._asked.get(table_id) == asked or go_out_now(player_view(game, seat)) is None:
+        asked = (view.round_no, view.turn, view.seat)
+        if self._asked.get(table_id) == asked or go_out_now(view) is None:
             return None
         self._asked[table_id] = asked
         return Ask(GO_OUT, (action.card,))

@@ -746,8 +746,8 @@ class TableService:
                 action = build(game, seat)
                 seen = None
                 if coached(table.settings.coaching, table.seats):
-                    await self._question(table.id, game, seat, action)
                     seen = player_view(game, seat)
+                    await self._question(table.id, seen, action)
                 reset = (seat, 0) if table.timeouts(seat) else None
                 played = await self._apply(table, game, action, user_id, seat, timeouts=reset)
                 if seen is not None:
@@ -761,12 +761,12 @@ class TableService:
             except RuleViolation as error:
                 raise explain(error, table, seat) from None
 
-    async def _question(self, table_id: int, game: Game, seat: int, action: Action) -> None:
+    async def _question(self, table_id: int, view: PlayerView, action: Action) -> None:
         """Raise the coach's go-out question, once a turn across restarts, before a discard
         that throws away a go-out; stored before it is raised, so it is asked once."""
         if not self.coach.knows_asked(table_id):
             self.coach.recall_asked(table_id, await self.store.get_meta(asked_key(table_id)))
-        ask = self.coach.question(table_id, game, seat, action)
+        ask = self.coach.question(table_id, view, action)
         if ask is not None:
             await self.store.set_meta(asked_key(table_id), self.coach.asked(table_id))
             raise ask
